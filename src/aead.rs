@@ -1,0 +1,166 @@
+//! AEADs (RFC 9180 §7.3): AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305 and the export-only
+//! pseudo-AEAD.
+//!
+//! [`Aead`] is what every suite needs (ids, key and nonce sizes); [`SealingAead`] adds
+//! encryption. [`ExportOnly`] implements only the first, so a suite built on it has no
+//! `seal` or `open` at all: calling one is a compile error, not a runtime panic.
+
+use hybrid_array::{Array, ArraySize};
+
+use crate::Error;
+
+#[cfg(feature = "aes-gcm")]
+mod aes_gcm;
+#[cfg(feature = "chacha20poly1305")]
+mod chacha20poly1305;
+mod export_only;
+
+#[cfg(feature = "aes-gcm")]
+pub use self::aes_gcm::{Aes128Gcm, Aes256Gcm};
+#[cfg(feature = "chacha20poly1305")]
+pub use self::chacha20poly1305::ChaCha20Poly1305;
+pub use self::export_only::ExportOnly;
+
+/// An HPKE AEAD identifier with its sizes.
+///
+/// This trait is sealed: the AEADs are the ones this crate defines.
+pub trait Aead: crate::sealed::Sealed + Sized + 'static {
+    /// The IANA `aead_id`.
+    const ID: u16;
+    /// `Nk`, the key length in bytes (0 for [`ExportOnly`]).
+    type Nk: ArraySize;
+    /// `Nn`, the nonce length in bytes (0 for [`ExportOnly`]).
+    type Nn: ArraySize;
+    /// The keyed cipher, with its key schedule (AES round keys, GHASH key) computed once.
+    #[doc(hidden)]
+    type Cipher;
+    /// Keys the cipher.
+    #[doc(hidden)]
+    fn new_cipher(key: &Array<u8, Self::Nk>) -> Self::Cipher;
+}
+
+/// An AEAD that can seal and open: every [`Aead`] but [`ExportOnly`].
+pub trait SealingAead: Aead {
+    /// `Nt`, the tag length in bytes.
+    type Nt: ArraySize;
+
+    /// Encrypts `buffer` in place and returns the tag.
+    #[doc(hidden)]
+    fn seal_in_place(
+        cipher: &Self::Cipher,
+        nonce: &Array<u8, Self::Nn>,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<Self>, Error>;
+
+    /// Encrypts `input` into `output` (same length) and returns the tag.
+    #[doc(hidden)]
+    fn seal_to(
+        cipher: &Self::Cipher,
+        nonce: &Array<u8, Self::Nn>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<Tag<Self>, Error>;
+
+    /// Decrypts `buffer` in place after checking `tag`; on failure `buffer` is left as it was.
+    #[doc(hidden)]
+    fn open_in_place(
+        cipher: &Self::Cipher,
+        nonce: &Array<u8, Self::Nn>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<Self>,
+    ) -> Result<(), Error>;
+
+    /// Decrypts `input` into `output` (same length) after checking `tag`.
+    #[doc(hidden)]
+    fn open_to(
+        cipher: &Self::Cipher,
+        nonce: &Array<u8, Self::Nn>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &Tag<Self>,
+    ) -> Result<(), Error>;
+}
+
+/// An authentication tag of the AEAD `A`.
+pub type Tag<A> = Array<u8, <A as SealingAead>::Nt>;
+
+/// Implements [`Aead`] and [`SealingAead`] for a RustCrypto `AeadInOut` cipher.
+#[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+macro_rules! rustcrypto_aead {
+    ($(#[$doc:meta])* $name:ident, $cipher:ty, $id:literal, $nk:ty, $nn:ty, $nt:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl crate::sealed::Sealed for $name {}
+
+        impl crate::aead::Aead for $name {
+            const ID: u16 = $id;
+            type Nk = $nk;
+            type Nn = $nn;
+            type Cipher = $cipher;
+
+            fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> $cipher {
+                <$cipher as aead::KeyInit>::new(key)
+            }
+        }
+
+        impl crate::aead::SealingAead for $name {
+            type Nt = $nt;
+
+            fn seal_in_place(
+                cipher: &$cipher,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                buffer: &mut [u8],
+            ) -> Result<crate::aead::Tag<Self>, crate::Error> {
+                aead::AeadInOut::encrypt_inout_detached(cipher, nonce, aad, buffer.into())
+                    .map_err(|_| crate::Error::Seal)
+            }
+
+            fn seal_to(
+                cipher: &$cipher,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                input: &[u8],
+                output: &mut [u8],
+            ) -> Result<crate::aead::Tag<Self>, crate::Error> {
+                let buf = aead::inout::InOutBuf::new(input, output)
+                    .map_err(|_| crate::Error::InvalidLength)?;
+                aead::AeadInOut::encrypt_inout_detached(cipher, nonce, aad, buf)
+                    .map_err(|_| crate::Error::Seal)
+            }
+
+            fn open_in_place(
+                cipher: &$cipher,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                buffer: &mut [u8],
+                tag: &crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                aead::AeadInOut::decrypt_inout_detached(cipher, nonce, aad, buffer.into(), tag)
+                    .map_err(|_| crate::Error::Open)
+            }
+
+            fn open_to(
+                cipher: &$cipher,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                input: &[u8],
+                output: &mut [u8],
+                tag: &crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                let buf = aead::inout::InOutBuf::new(input, output)
+                    .map_err(|_| crate::Error::InvalidLength)?;
+                aead::AeadInOut::decrypt_inout_detached(cipher, nonce, aad, buf, tag)
+                    .map_err(|_| crate::Error::Open)
+            }
+        }
+    };
+}
+#[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+pub(crate) use rustcrypto_aead;

@@ -1,0 +1,240 @@
+//! Encryption contexts (RFC 9180 §5.2) and secret export (§5.3).
+//!
+//! A [`SenderContext`] seals and exports; a [`ReceiverContext`] opens and exports. Neither is
+//! `Clone`: two copies of a context would reuse nonces. The AEAD key schedule is computed once,
+//! when the context is made.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use hybrid_array::Array;
+use hybrid_array::typenum::Unsigned;
+use zeroize::Zeroize;
+
+use crate::Error;
+use crate::aead::{Aead, SealingAead, Tag};
+use crate::kdf::Kdf;
+use crate::kem::Kem;
+use crate::key_schedule::{Schedule, hpke_suite_id};
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// What sender and receiver contexts share.
+struct Context<K: Kem, F: Kdf, A: Aead> {
+    cipher: A::Cipher,
+    base_nonce: Array<u8, A::Nn>,
+    seq: u64,
+    exporter: F::Exporter,
+    kem: PhantomData<fn() -> K>,
+}
+
+impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
+    fn new(schedule: Schedule<F, A>) -> Self {
+        Self {
+            cipher: A::new_cipher(&schedule.key),
+            base_nonce: schedule.base_nonce.clone(),
+            seq: 0,
+            exporter: schedule.exporter,
+            kem: PhantomData,
+        }
+    }
+
+    /// Runs one AEAD operation with the current nonce, then advances the sequence number; a
+    /// failed operation leaves it unchanged.
+    fn with_next_nonce<T>(
+        &mut self,
+        op: impl FnOnce(&A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        // IncrementSeq(): "if self.seq >= (1 << (8*Nn)) - 1: raise MessageLimitReachedError".
+        // The counter is a u64, so its last value is the limit; checking before the operation
+        // means no nonce is ever computed for an exhausted sequence.
+        if self.seq == u64::MAX {
+            return Err(Error::MessageLimitReached);
+        }
+        let out = op(&self.cipher, &self.compute_nonce())?;
+        self.seq += 1;
+        Ok(out)
+    }
+
+    /// `ComputeNonce(seq)`: `xor(base_nonce, I2OSP(seq, Nn))`.
+    fn compute_nonce(&self) -> Array<u8, A::Nn> {
+        let mut nonce = self.base_nonce.clone();
+        let seq = self.seq.to_be_bytes();
+        // I2OSP(seq, Nn) is seq right-aligned in Nn bytes; Nn >= 8 for every sealing AEAD.
+        for (n, s) in nonce.iter_mut().rev().zip(seq.iter().rev()) {
+            *n ^= s;
+        }
+        nonce
+    }
+
+    /// `Context.Export(exporter_context, L)` (§5.3).
+    fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        if out.len() > F::MAX_EXPORT_LEN {
+            return Err(Error::ExportTooLong);
+        }
+        F::export(
+            &hpke_suite_id::<K, F, A>(),
+            &self.exporter,
+            exporter_context,
+            out,
+        )
+    }
+}
+
+impl<K: Kem, F: Kdf, A: Aead> Drop for Context<K, F, A> {
+    fn drop(&mut self) {
+        // The cipher and exporter wipe themselves; the nonce is not secret but costs nothing.
+        self.base_nonce.zeroize();
+    }
+}
+
+/// The sender's side of an HPKE context: seal messages in order, export secrets.
+pub struct SenderContext<K: Kem, F: Kdf, A: Aead> {
+    ctx: Context<K, F, A>,
+}
+
+/// The receiver's side of an HPKE context: open messages in order, export secrets.
+pub struct ReceiverContext<K: Kem, F: Kdf, A: Aead> {
+    ctx: Context<K, F, A>,
+}
+
+/// Methods both context roles have.
+macro_rules! common_methods {
+    ($ty:ident) => {
+        impl<K: Kem, F: Kdf, A: Aead> $ty<K, F, A> {
+            pub(crate) fn new(schedule: Schedule<F, A>) -> Self {
+                Self {
+                    ctx: Context::new(schedule),
+                }
+            }
+
+            /// `Context.Export(exporter_context, L)` (RFC 9180 §5.3), writing `L = out.len()`
+            /// bytes into `out`.
+            ///
+            /// # Errors
+            /// [`Error::ExportTooLong`] if `out` is longer than [`Kdf::MAX_EXPORT_LEN`]; the
+            /// output is never truncated.
+            pub fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
+                self.ctx.export(exporter_context, out)
+            }
+
+            /// The sequence number of the next message.
+            pub fn sequence_number(&self) -> u64 {
+                self.ctx.seq
+            }
+
+            /// Sets the sequence number of the next message. Reusing a sequence number
+            /// reuses a nonce: only for tests.
+            #[cfg(feature = "hazmat")]
+            #[doc(hidden)]
+            pub fn set_sequence_number_for_testing_only(&mut self, seq: u64) {
+                self.ctx.seq = seq;
+            }
+        }
+
+        impl<K: Kem, F: Kdf, A: Aead> fmt::Debug for $ty<K, F, A> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    .field("suite_id", &crate::kem::Hex(&hpke_suite_id::<K, F, A>()))
+                    .field("seq", &self.ctx.seq)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+common_methods!(SenderContext);
+common_methods!(ReceiverContext);
+
+fn tag_len<A: SealingAead>() -> usize {
+    A::Nt::USIZE
+}
+
+impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
+    /// `Context.Seal(aad, pt)` (§5.2) in place: encrypts `buffer` and returns the tag.
+    /// Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::MessageLimitReached`] when the sequence is exhausted (checked before a nonce is
+    /// computed); [`Error::Seal`] if the AEAD refuses the input (too long).
+    pub fn seal_in_place_detached(&mut self, aad: &[u8], buffer: &mut [u8]) -> Result<Tag<A>, Error> {
+        self.ctx
+            .with_next_nonce(|cipher, nonce| A::seal_in_place(cipher, nonce, aad, buffer))
+    }
+
+    /// `Context.Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + Nt` bytes)
+    /// to the front of `out` and returns that length. Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] if `out` is shorter than `pt.len() + Nt`; otherwise as
+    /// [`SenderContext::seal_in_place_detached`].
+    pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let total = pt.len().checked_add(tag_len::<A>()).ok_or(Error::InvalidLength)?;
+        let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
+        let (ct, tag_out) = out.split_at_mut(pt.len());
+        let tag = self
+            .ctx
+            .with_next_nonce(|cipher, nonce| A::seal_to(cipher, nonce, aad, pt, ct))?;
+        tag_out.copy_from_slice(&tag);
+        Ok(total)
+    }
+
+    /// `Context.Seal(aad, pt)` (§5.2): returns `ct || tag`.
+    ///
+    /// # Errors
+    /// As [`SenderContext::seal_in_place_detached`].
+    #[cfg(feature = "alloc")]
+    pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = alloc::vec![0u8; pt.len() + tag_len::<A>()];
+        self.seal_into(aad, pt, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
+    /// `Context.Open(aad, ct)` (§5.2) in place: checks `tag`, then decrypts `buffer`.
+    /// Allocates nothing. On failure `buffer` and the sequence number are left unchanged.
+    ///
+    /// # Errors
+    /// [`Error::Open`] if authentication fails; [`Error::MessageLimitReached`] when the
+    /// sequence is exhausted.
+    pub fn open_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error> {
+        self.ctx
+            .with_next_nonce(|cipher, nonce| A::open_in_place(cipher, nonce, aad, buffer, tag))
+    }
+
+    /// `Context.Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
+    /// plaintext (`ct.len() - Nt` bytes) to the front of `out` and returns its length.
+    /// Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::Open`] if `ct` is shorter than a tag or fails to authenticate;
+    /// [`Error::InvalidLength`] if `out` is too short; [`Error::MessageLimitReached`].
+    pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
+        let (ciphertext, tag) = ct.split_at(pt_len);
+        let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
+        let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
+        self.ctx
+            .with_next_nonce(|cipher, nonce| A::open_to(cipher, nonce, aad, ciphertext, out, &tag))?;
+        Ok(pt_len)
+    }
+
+    /// `Context.Open(aad, ct)` (§5.2): `ct` is `ciphertext || tag`; returns the plaintext.
+    ///
+    /// # Errors
+    /// As [`ReceiverContext::open_into`].
+    #[cfg(feature = "alloc")]
+    pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
+        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
+        let mut out = alloc::vec![0u8; pt_len];
+        self.open_into(aad, ct, &mut out)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,366 @@
+//! Key encapsulation mechanisms (RFC 9180 §4).
+//!
+//! A KEM is a zero-sized type implementing [`Kem`] (and [`AuthKem`] if it supports the
+//! authenticated modes). Its keys are [`PrivateKey<K>`], [`PublicKey<K>`] and
+//! [`EncappedKey<K>`]: fixed-size, stack-held, and typed by their KEM, so a key of one KEM
+//! cannot be passed where another's is expected.
+
+use core::fmt;
+
+use hybrid_array::{Array, ArraySize};
+use rand_core::CryptoRng;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{ZeroizeOnDrop, Zeroizing};
+
+use crate::Error;
+
+mod dhkem;
+#[cfg(feature = "secp256k1")]
+mod k256;
+#[cfg(feature = "nist")]
+mod nist;
+#[cfg(any(feature = "nist", feature = "secp256k1"))]
+mod weierstrass;
+#[cfg(feature = "x25519")]
+mod x25519;
+#[cfg(feature = "x448")]
+mod x448;
+
+pub use self::dhkem::{DhGroup, DhKem};
+#[cfg(feature = "secp256k1")]
+pub use self::k256::{DhKemSecp256k1HkdfSha256, Secp256k1};
+#[cfg(feature = "nist")]
+pub use self::nist::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256, P384, P521,
+};
+#[cfg(feature = "x25519")]
+pub use self::x25519::{DhKemX25519HkdfSha256, X25519};
+#[cfg(feature = "x448")]
+pub use self::x448::{DhKemX448HkdfSha512, X448};
+
+/// A key encapsulation mechanism (RFC 9180 §4).
+///
+/// This trait is sealed: the KEMs are the ones this crate defines.
+pub trait Kem: crate::sealed::Sealed + Sized + 'static {
+    /// The IANA `kem_id`.
+    const ID: u16;
+    /// `Nsecret`, the length of the shared secret.
+    type NSecret: ArraySize;
+    /// `Nenc`, the length of an encapsulated key.
+    type NEnc: ArraySize;
+    /// `Npk`, the length of a serialized public key.
+    type NPk: ArraySize;
+    /// `Nsk`, the length of a serialized private key.
+    type NSk: ArraySize;
+
+    /// The private key's representation, with whatever decapsulation would otherwise recompute.
+    #[doc(hidden)]
+    type Sk: Clone + ZeroizeOnDrop;
+    /// The public key's representation: its bytes beside its parsed form.
+    #[doc(hidden)]
+    type Pk: Clone;
+
+    /// `GenerateKeyPair()`: a fresh random key pair.
+    fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>);
+
+    /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3): the key pair determined by `ikm`, which should
+    /// carry at least `Nsk` bytes of entropy.
+    ///
+    /// # Errors
+    /// [`Error::DeriveKeyPair`] if no valid key is found (probability below 2^-256 for the
+    /// curves that use rejection sampling), or `ikm` is longer than the KDF accepts.
+    fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error>;
+
+    /// `Encap(pkR)`: a fresh shared secret and its encapsulation to `pk_r`.
+    ///
+    /// # Errors
+    /// [`Error::Encap`] if the Diffie-Hellman output is all zeros (RFC 9180 §7.1.4).
+    fn encap<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+
+    /// `Decap(enc, skR)`: the shared secret encapsulated in `enc`.
+    ///
+    /// # Errors
+    /// [`Error::Decap`] whatever the cause (an invalid point, an all-zero Diffie-Hellman
+    /// output).
+    fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>) -> Result<SharedSecret<Self>, Error>;
+
+    /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
+    /// `DeriveKeyPair(ikm_e)`).
+    #[doc(hidden)]
+    fn encap_deterministic(
+        ikm_e: &[u8],
+        pk_r: &PublicKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+
+    #[doc(hidden)]
+    fn sk_from_bytes(bytes: &[u8]) -> Result<Self::Sk, Error>;
+    #[doc(hidden)]
+    fn sk_to_bytes(sk: &Self::Sk) -> Zeroizing<Array<u8, Self::NSk>>;
+    #[doc(hidden)]
+    fn sk_public_key(sk: &Self::Sk) -> &Self::Pk;
+    #[doc(hidden)]
+    fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice;
+    #[doc(hidden)]
+    fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error>;
+    #[doc(hidden)]
+    fn pk_as_bytes(pk: &Self::Pk) -> &Array<u8, Self::NPk>;
+}
+
+/// A KEM with the authenticated variants `AuthEncap` / `AuthDecap` (RFC 9180 §4.1), which the
+/// `auth` and `auth_psk` modes need. The DH-KEMs have them; the post-quantum KEMs do not.
+pub trait AuthKem: Kem {
+    /// `AuthEncap(pkR, skS)`.
+    ///
+    /// # Errors
+    /// [`Error::Encap`] if a Diffie-Hellman output is all zeros (RFC 9180 §7.1.4).
+    fn auth_encap<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<Self>,
+        sk_s: &PrivateKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+
+    /// `AuthDecap(enc, skR, pkS)`.
+    ///
+    /// # Errors
+    /// [`Error::Decap`] whatever the cause.
+    fn auth_decap(
+        enc: &EncappedKey<Self>,
+        sk_r: &PrivateKey<Self>,
+        pk_s: &PublicKey<Self>,
+    ) -> Result<SharedSecret<Self>, Error>;
+
+    /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
+    #[doc(hidden)]
+    fn auth_encap_deterministic(
+        ikm_e: &[u8],
+        pk_r: &PublicKey<Self>,
+        sk_s: &PrivateKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+}
+
+/// A private key of the KEM `K`.
+///
+/// Holds, beside the secret, the serialized public key and whatever else decapsulation would
+/// recompute. Cloning copies the secret; every copy is wiped when dropped. There is no way to
+/// zeroize a key and keep using it: it is wiped on drop, after which it no longer exists.
+pub struct PrivateKey<K: Kem> {
+    pub(crate) sk: K::Sk,
+}
+
+impl<K: Kem> PrivateKey<K> {
+    /// `DeserializePrivateKey(skXm)` (RFC 9180 §7.1.2).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPrivateKey`] if `bytes` has the wrong length or is not a valid scalar
+    /// (zero, or not below the group order, for the Weierstrass curves).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(Self {
+            sk: K::sk_from_bytes(bytes)?,
+        })
+    }
+
+    /// `SerializePrivateKey(skX)` (RFC 9180 §7.1.2): `Nsk` bytes, wiped when dropped.
+    /// X25519 and X448 keys come out clamped, as §7.1.2 requires.
+    pub fn to_bytes(&self) -> Zeroizing<Array<u8, K::NSk>> {
+        K::sk_to_bytes(&self.sk)
+    }
+
+    /// The matching public key (cached: no scalar multiplication).
+    pub fn public_key(&self) -> PublicKey<K> {
+        PublicKey {
+            pk: K::sk_public_key(&self.sk).clone(),
+        }
+    }
+
+    pub(crate) fn public_key_bytes(&self) -> &[u8] {
+        K::pk_as_bytes(K::sk_public_key(&self.sk))
+    }
+}
+
+impl<K: Kem> Clone for PrivateKey<K> {
+    fn clone(&self) -> Self {
+        Self {
+            sk: self.sk.clone(),
+        }
+    }
+}
+
+impl<K: Kem> ConstantTimeEq for PrivateKey<K> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        K::sk_ct_eq(&self.sk, &other.sk)
+    }
+}
+
+/// Constant time in the secret.
+impl<K: Kem> PartialEq for PrivateKey<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<K: Kem> Eq for PrivateKey<K> {}
+
+impl<K: Kem> ZeroizeOnDrop for PrivateKey<K> {}
+
+impl<K: Kem> fmt::Debug for PrivateKey<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PrivateKey")
+            .field("kem_id", &format_args!("{:#06x}", K::ID))
+            .field("secret", &"<redacted>")
+            .field("public_key", &Hex(self.public_key_bytes()))
+            .finish()
+    }
+}
+
+/// A public key of the KEM `K`: its bytes beside its parsed, validated form.
+pub struct PublicKey<K: Kem> {
+    pub(crate) pk: K::Pk,
+}
+
+impl<K: Kem> PublicKey<K> {
+    /// `DeserializePublicKey(pkXm)` (RFC 9180 §7.1.1), with validation: for the Weierstrass
+    /// curves exactly `Npk` bytes of uncompressed SEC1 encoding of a point on the curve.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPublicKey`] if `bytes` is not a valid public key of this KEM.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(Self {
+            pk: K::pk_from_bytes(bytes)?,
+        })
+    }
+
+    /// `SerializePublicKey(pkX)`: `Npk` bytes.
+    pub fn to_bytes(&self) -> Array<u8, K::NPk> {
+        K::pk_as_bytes(&self.pk).clone()
+    }
+
+    /// The serialized public key, borrowed.
+    pub fn as_bytes(&self) -> &[u8] {
+        K::pk_as_bytes(&self.pk)
+    }
+}
+
+impl<K: Kem> Clone for PublicKey<K> {
+    fn clone(&self) -> Self {
+        Self {
+            pk: self.pk.clone(),
+        }
+    }
+}
+
+impl<K: Kem> PartialEq for PublicKey<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl<K: Kem> Eq for PublicKey<K> {}
+
+impl<K: Kem> fmt::Debug for PublicKey<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("PublicKey").field(&Hex(self.as_bytes())).finish()
+    }
+}
+
+/// An encapsulated key (`enc`) of the KEM `K`: `Nenc` bytes, sent beside the ciphertext.
+pub struct EncappedKey<K: Kem> {
+    pub(crate) enc: Array<u8, K::NEnc>,
+}
+
+impl<K: Kem> EncappedKey<K> {
+    /// Wraps `Nenc` received bytes. Only the length is checked here; the content is checked by
+    /// decapsulation, which fails with one opaque error whatever is wrong.
+    ///
+    /// # Errors
+    /// [`Error::InvalidEncappedKey`] if `bytes` is not `Nenc` bytes long.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        let enc = Array::try_from(bytes).map_err(|_| Error::InvalidEncappedKey)?;
+        Ok(Self { enc })
+    }
+
+    /// The `Nenc` bytes.
+    pub fn to_bytes(&self) -> Array<u8, K::NEnc> {
+        self.enc.clone()
+    }
+
+    /// The `Nenc` bytes, borrowed.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.enc
+    }
+}
+
+impl<K: Kem> Clone for EncappedKey<K> {
+    fn clone(&self) -> Self {
+        Self {
+            enc: self.enc.clone(),
+        }
+    }
+}
+
+impl<K: Kem> PartialEq for EncappedKey<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.enc == other.enc
+    }
+}
+
+impl<K: Kem> Eq for EncappedKey<K> {}
+
+impl<K: Kem> fmt::Debug for EncappedKey<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("EncappedKey").field(&Hex(&self.enc)).finish()
+    }
+}
+
+/// A KEM shared secret: `Nsecret` bytes, wiped on drop.
+pub struct SharedSecret<K: Kem> {
+    pub(crate) secret: Zeroizing<Array<u8, K::NSecret>>,
+}
+
+impl<K: Kem> SharedSecret<K> {
+    pub(crate) fn new(secret: Zeroizing<Array<u8, K::NSecret>>) -> Self {
+        Self { secret }
+    }
+
+    /// The secret bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.secret
+    }
+}
+
+impl<K: Kem> ConstantTimeEq for SharedSecret<K> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.secret.as_slice().ct_eq(other.secret.as_slice())
+    }
+}
+
+/// Constant time.
+impl<K: Kem> PartialEq for SharedSecret<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<K: Kem> Eq for SharedSecret<K> {}
+
+impl<K: Kem> ZeroizeOnDrop for SharedSecret<K> {}
+
+impl<K: Kem> fmt::Debug for SharedSecret<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSecret(<redacted>)")
+    }
+}
+
+/// Lowercase hex for `Debug` output.
+pub(crate) struct Hex<'a>(pub(crate) &'a [u8]);
+
+impl fmt::Debug for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}

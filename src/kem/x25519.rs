@@ -1,0 +1,86 @@
+//! DHKEM(X25519, HKDF-SHA256), `kem_id` 0x0020 (RFC 9180 §7.1, RFC 7748).
+
+use hkdf::Hkdf;
+use hybrid_array::Array;
+use hybrid_array::typenum::U32;
+use rand_core::CryptoRng;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::Zeroizing;
+
+use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
+use crate::Error;
+use crate::labeled::Label;
+
+/// The X25519 group (RFC 7748). The KEM is [`DhKemX25519HkdfSha256`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct X25519;
+
+/// DHKEM(X25519, HKDF-SHA256), `kem_id` 0x0020: Nsecret 32, Nenc 32, Npk 32, Nsk 32.
+pub type DhKemX25519HkdfSha256 = DhKem<X25519>;
+
+impl crate::sealed::Sealed for X25519 {}
+
+/// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
+fn clamp(mut k: [u8; 32]) -> [u8; 32] {
+    k[0] &= 248;
+    k[31] &= 127;
+    k[31] |= 64;
+    k
+}
+
+impl DhGroup for X25519 {
+    const KEM_ID: u16 = 0x0020;
+    type Hash = sha2::Sha256;
+    type NSecret = U32;
+    type NPk = U32;
+    type NSk = U32;
+    type NDh = U32;
+    type Scalar = [u8; 32];
+    type Point = [u8; 32];
+
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
+        let mut k = [0u8; 32];
+        rng.fill_bytes(&mut k);
+        clamp(k)
+    }
+
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<[u8; 32], Error> {
+        // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
+        let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
+        Ok(clamp((*sk).0))
+    }
+
+    fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
+        // DeserializePrivateKey MUST clamp its input (§7.1.2).
+        let k: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+        Ok(clamp(k))
+    }
+
+    fn scalar_to_bytes(sk: &[u8; 32]) -> Zeroizing<Array<u8, U32>> {
+        // Stored clamped, so SerializePrivateKey's clamping is already done (§7.1.2).
+        Zeroizing::new(Array(*sk))
+    }
+
+    fn scalar_ct_eq(a: &[u8; 32], b: &[u8; 32]) -> Choice {
+        a.ct_eq(b)
+    }
+
+    fn public(sk: &[u8; 32]) -> ([u8; 32], Array<u8, U32>) {
+        // The fixed-base multiplication with dalek's precomputed tables.
+        let secret = x25519_dalek::StaticSecret::from(*sk);
+        let pk = x25519_dalek::PublicKey::from(&secret).to_bytes();
+        (pk, Array(pk))
+    }
+
+    fn point_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
+        // Any 32 bytes are a u-coordinate (RFC 7748 §5); bad points are caught by the all-zero
+        // check on the DH output (§7.1.4).
+        bytes.try_into().map_err(|_| Error::InvalidPublicKey)
+    }
+
+    fn dh(sk: &[u8; 32], pk: &[u8; 32], out: &mut Array<u8, U32>) -> Choice {
+        out.0 = x25519_dalek::x25519(*sk, *pk);
+        // §7.1.4: abort if the DH output is the all-zero value.
+        !is_all_zero(&out.0)
+    }
+}

@@ -1,0 +1,80 @@
+//! DHKEM(X448, HKDF-SHA512), `kem_id` 0x0021 (RFC 9180 §7.1, RFC 7748).
+
+use hkdf::Hkdf;
+use hybrid_array::Array;
+use hybrid_array::typenum::{U56, U64};
+use rand_core::CryptoRng;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::Zeroizing;
+
+use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
+use crate::Error;
+use crate::labeled::Label;
+
+/// The X448 group (RFC 7748). The KEM is [`DhKemX448HkdfSha512`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct X448;
+
+/// DHKEM(X448, HKDF-SHA512), `kem_id` 0x0021: Nsecret 64, Nenc 56, Npk 56, Nsk 56.
+pub type DhKemX448HkdfSha512 = DhKem<X448>;
+
+impl crate::sealed::Sealed for X448 {}
+
+/// RFC 7748 §5 clamping for X448, which RFC 9180 §7.1.2 applies on (de)serialization.
+fn clamp(mut k: [u8; 56]) -> [u8; 56] {
+    k[0] &= 252;
+    k[55] |= 128;
+    k
+}
+
+impl DhGroup for X448 {
+    const KEM_ID: u16 = 0x0021;
+    type Hash = sha2::Sha512;
+    type NSecret = U64;
+    type NPk = U56;
+    type NSk = U56;
+    type NDh = U56;
+    type Scalar = [u8; 56];
+    type Point = [u8; 56];
+
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
+        let mut k = [0u8; 56];
+        rng.fill_bytes(&mut k);
+        clamp(k)
+    }
+
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
+        // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
+        let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
+        Ok(clamp((*sk).0))
+    }
+
+    fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
+        let k: [u8; 56] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+        Ok(clamp(k))
+    }
+
+    fn scalar_to_bytes(sk: &[u8; 56]) -> Zeroizing<Array<u8, U56>> {
+        Zeroizing::new(Array(*sk))
+    }
+
+    fn scalar_ct_eq(a: &[u8; 56], b: &[u8; 56]) -> Choice {
+        a.ct_eq(b)
+    }
+
+    fn public(sk: &[u8; 56]) -> ([u8; 56], Array<u8, U56>) {
+        let pk = x448::x448_unchecked(*sk, x448::X448_BASEPOINT_BYTES);
+        (pk, Array(pk))
+    }
+
+    fn point_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
+        bytes.try_into().map_err(|_| Error::InvalidPublicKey)
+    }
+
+    fn dh(sk: &[u8; 56], pk: &[u8; 56], out: &mut Array<u8, U56>) -> Choice {
+        // The unchecked ladder, then our own constant-time all-zero check (§7.1.4): the crate's
+        // low-order check does not catch non-canonical encodings such as u = p.
+        out.0 = x448::x448_unchecked(*sk, *pk);
+        !is_all_zero(&out.0)
+    }
+}

@@ -1,0 +1,131 @@
+//! `LabeledExtract` and `LabeledExpand` (RFC 9180 §4), the domain-separated HKDF calls every
+//! other part of HPKE is built from.
+//!
+//! Nothing here allocates: the labeled input is fed to HMAC piece by piece instead of being
+//! concatenated into a buffer.
+
+use hkdf::Hkdf;
+use hkdf::hmac::{EagerHash, Hmac, KeyInit, Mac, digest::Output};
+use zeroize::Zeroizing;
+
+use crate::Error;
+
+/// The version label every labeled call starts with (RFC 9180 §4).
+const HPKE_VERSION: &[u8] = b"HPKE-v1";
+
+/// Every label RFC 9180 uses, in one place, spelled as the RFC spells them.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(
+    not(all(any(feature = "x25519", feature = "x448"), any(feature = "nist", feature = "secp256k1"))),
+    allow(dead_code, reason = "each DeriveKeyPair label is used by its curve family only")
+)]
+pub(crate) enum Label {
+    /// §7.1.3 DeriveKeyPair
+    DkpPrk,
+    /// §7.1.3 DeriveKeyPair (X25519, X448)
+    Sk,
+    /// §7.1.3 DeriveKeyPair (NIST curves, secp256k1)
+    Candidate,
+    /// §4.1 ExtractAndExpand
+    EaePrk,
+    /// §4.1 ExtractAndExpand
+    SharedSecret,
+    /// §5.1 KeySchedule
+    PskIdHash,
+    /// §5.1 KeySchedule
+    InfoHash,
+    /// §5.1 KeySchedule
+    Secret,
+    /// §5.1 KeySchedule
+    Key,
+    /// §5.1 KeySchedule
+    BaseNonce,
+    /// §5.1 KeySchedule
+    Exp,
+    /// §5.3 Export
+    Sec,
+}
+
+impl Label {
+    pub(crate) const fn as_bytes(self) -> &'static [u8] {
+        match self {
+            Self::DkpPrk => b"dkp_prk",
+            Self::Sk => b"sk",
+            Self::Candidate => b"candidate",
+            Self::EaePrk => b"eae_prk",
+            Self::SharedSecret => b"shared_secret",
+            Self::PskIdHash => b"psk_id_hash",
+            Self::InfoHash => b"info_hash",
+            Self::Secret => b"secret",
+            Self::Key => b"key",
+            Self::BaseNonce => b"base_nonce",
+            Self::Exp => b"exp",
+            Self::Sec => b"sec",
+        }
+    }
+}
+
+/// A pseudorandom key: the output of `LabeledExtract`, wiped on drop.
+pub(crate) type Prk<H> = Zeroizing<Output<Hmac<H>>>;
+
+/// `LabeledExtract(salt, label, ikm)`, with `ikm` given as pieces to be concatenated:
+///
+/// ```text
+/// labeled_ikm = concat("HPKE-v1", suite_id, label, ikm)
+/// return Extract(salt, labeled_ikm)
+/// ```
+pub(crate) fn labeled_extract<H: EagerHash>(
+    salt: &[u8],
+    suite_id: &[u8],
+    label: Label,
+    ikm: &[&[u8]],
+) -> Prk<H> {
+    // HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM); an empty salt is the all-zero key, which
+    // is what HMAC's zero padding of an empty key gives (RFC 5869 §2.2).
+    let mut mac = <Hmac<H> as KeyInit>::new_from_slice(salt)
+        .expect("HMAC accepts keys of any length");
+    mac.update(HPKE_VERSION);
+    mac.update(suite_id);
+    mac.update(label.as_bytes());
+    for piece in ikm {
+        mac.update(piece);
+    }
+    Zeroizing::new(mac.finalize().into_bytes())
+}
+
+/// Turns a PRK into the HKDF-Expand state, so the HMAC key schedule is done once for several
+/// expansions of the same secret.
+pub(crate) fn expander<H: EagerHash>(prk: &[u8]) -> Hkdf<H> {
+    Hkdf::<H>::from_prk(prk).expect("a PRK from labeled_extract is exactly Nh bytes long")
+}
+
+/// `LabeledExpand(prk, label, info, L)` with `L = out.len()`:
+///
+/// ```text
+/// labeled_info = concat(I2OSP(L, 2), "HPKE-v1", suite_id, label, info)
+/// return Expand(prk, labeled_info, L)
+/// ```
+///
+/// # Errors
+/// [`Error::ExportTooLong`] if `L` exceeds 255·Nh (HKDF's limit, RFC 5869 §2.3) or 65535.
+pub(crate) fn labeled_expand<H: EagerHash>(
+    hkdf: &Hkdf<H>,
+    suite_id: &[u8],
+    label: Label,
+    info: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let len = u16::try_from(out.len()).map_err(|_| Error::ExportTooLong)?;
+    let len = len.to_be_bytes();
+    // At most 4 info pieces are ever passed (mode || psk_id_hash || info_hash is 3).
+    let mut pieces: [&[u8]; 8] = [&[]; 8];
+    pieces[0] = &len;
+    pieces[1] = HPKE_VERSION;
+    pieces[2] = suite_id;
+    pieces[3] = label.as_bytes();
+    let n = 4 + info.len();
+    let slots = pieces.get_mut(4..n).ok_or(Error::InputTooLong)?;
+    slots.copy_from_slice(info);
+    hkdf.expand_multi_info(&pieces[..n], out)
+        .map_err(|_| Error::ExportTooLong)
+}

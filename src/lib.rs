@@ -1,0 +1,54 @@
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc = include_str!("../README.md")]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod aead;
+mod context;
+mod error;
+mod hpke;
+pub mod kdf;
+pub mod kem;
+mod key_schedule;
+mod labeled;
+mod psk;
+
+pub use crate::context::{ReceiverContext, SenderContext};
+pub use crate::error::Error;
+pub use crate::hpke::Hpke;
+pub use crate::kem::{EncappedKey, PrivateKey, PublicKey, SharedSecret};
+pub use crate::psk::{MIN_PSK_LEN, Psk};
+
+/// The `rand_core` traits the API takes, re-exported so callers need not depend on the crate.
+pub use rand_core;
+
+/// The fixed-size byte arrays keys and tags are returned in.
+pub use hybrid_array;
+
+#[cfg(feature = "hazmat")]
+#[doc(hidden)]
+pub use crate::key_schedule::KeyScheduleValuesForTestingOnly;
+
+/// The operating system's generator, infallible: a ready `&mut OsRng` for every `rng`
+/// argument. Panics only if the operating system cannot supply randomness at all.
+///
+/// ```
+/// # #[cfg(feature = "x25519")] {
+/// use typed_hpke::{OsRng, kem::{DhKemX25519HkdfSha256 as X25519, Kem}};
+/// let (sk, pk) = X25519::generate(&mut OsRng::default());
+/// assert_eq!(sk.public_key(), pk);
+/// # }
+/// ```
+#[cfg(feature = "getrandom")]
+pub type OsRng = rand_core::UnwrapErr<getrandom::SysRng>;
+
+mod sealed {
+    /// Keeps the primitive traits closed: every KEM, KDF and AEAD is one this crate defines.
+    pub trait Sealed {}
+}
