@@ -1,0 +1,300 @@
+//! Bad input of every kind: each must be an `Error`, never a panic, never a silent success.
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX25519HkdfSha256, DhKemX448HkdfSha512, Kem,
+};
+use typed_hpke::{EncappedKey, Error, Hpke, MIN_PSK_LEN, PrivateKey, Psk, PublicKey};
+
+fn rng() -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(0x6e65_6761_7469_7665)
+}
+
+fn sizes<K: Kem>() -> (usize, usize, usize) {
+    use typed_hpke::hybrid_array::typenum::Unsigned;
+    (K::NPk::USIZE, K::NSk::USIZE, K::NEnc::USIZE)
+}
+
+/// Wrong lengths are rejected by every parser of `K`, with the parser's own error.
+fn wrong_lengths<K: Kem>() {
+    let (npk, nsk, nenc) = sizes::<K>();
+    let (sk, pk) = K::generate(&mut rng());
+    for len in [0, 1, npk - 1, npk + 1, 2 * npk] {
+        let mut bytes = pk.as_bytes().to_vec();
+        bytes.resize(len, 0x04);
+        assert_eq!(PublicKey::<K>::from_bytes(&bytes).unwrap_err(), Error::InvalidPublicKey, "pk len {len}");
+    }
+    for len in [0, 1, nsk - 1, nsk + 1] {
+        let mut bytes = sk.to_bytes().to_vec();
+        bytes.resize(len, 0x01);
+        assert_eq!(PrivateKey::<K>::from_bytes(&bytes).unwrap_err(), Error::InvalidPrivateKey, "sk len {len}");
+    }
+    for len in [0, 1, nenc - 1, nenc + 1] {
+        assert_eq!(EncappedKey::<K>::from_bytes(&vec![4u8; len]).unwrap_err(), Error::InvalidEncappedKey);
+    }
+    // And the right lengths round-trip.
+    assert_eq!(PublicKey::<K>::from_bytes(pk.as_bytes()).unwrap(), pk);
+    assert_eq!(PrivateKey::<K>::from_bytes(&sk.to_bytes()).unwrap(), sk);
+}
+
+#[test]
+fn every_parser_rejects_wrong_lengths() {
+    wrong_lengths::<DhKemX25519HkdfSha256>();
+    wrong_lengths::<DhKemX448HkdfSha512>();
+    wrong_lengths::<DhKemP256HkdfSha256>();
+    wrong_lengths::<DhKemP384HkdfSha384>();
+    wrong_lengths::<DhKemP521HkdfSha512>();
+    wrong_lengths::<DhKemSecp256k1HkdfSha256>();
+}
+
+/// Off-curve points, the identity, compressed and hybrid SEC1 forms: all rejected as public
+/// keys, and as encapsulated keys at decapsulation (with the one opaque decap error).
+fn weierstrass_points<K: Kem>() {
+    let mut rng = rng();
+    let (sk, pk) = K::generate(&mut rng);
+    let good = pk.as_bytes().to_vec();
+    let n = good.len();
+    let coord = (n - 1) / 2;
+
+    let mut off_curve = good.clone();
+    off_curve[n - 1] ^= 1; // y + 1 (or - 1): off the curve
+    let identity_padded = {
+        let mut b = vec![0u8; n];
+        b[0] = 0x04;
+        b
+    };
+    let mut compressed = vec![0x02 | (good[n - 1] & 1)];
+    compressed.extend_from_slice(&good[1..=coord]);
+    let mut hybrid = good.clone();
+    hybrid[0] = 0x06 | (good[n - 1] & 1);
+    let mut bad_tag = good.clone();
+    bad_tag[0] = 0x05;
+    let mut x_too_big = good.clone();
+    x_too_big[1..=coord].fill(0xff); // x >= p
+
+    let cases: [(&str, Vec<u8>); 7] = [
+        ("off-curve", off_curve),
+        ("all-zero uncompressed", identity_padded),
+        ("SEC1 identity", vec![0x00]),
+        ("compressed", compressed),
+        ("hybrid", hybrid),
+        ("bad tag", bad_tag),
+        ("x >= p", x_too_big),
+    ];
+    for (what, bytes) in &cases {
+        assert_eq!(PublicKey::<K>::from_bytes(bytes).unwrap_err(), Error::InvalidPublicKey, "{what}");
+        if bytes.len() == n {
+            let enc = EncappedKey::<K>::from_bytes(bytes).unwrap();
+            assert_eq!(K::decap(&enc, &sk).unwrap_err(), Error::Decap, "decap of {what}");
+        }
+    }
+}
+
+#[test]
+fn weierstrass_public_keys_are_validated() {
+    weierstrass_points::<DhKemP256HkdfSha256>();
+    weierstrass_points::<DhKemP384HkdfSha384>();
+    weierstrass_points::<DhKemP521HkdfSha512>();
+    weierstrass_points::<DhKemSecp256k1HkdfSha256>();
+}
+
+/// Scalars that are zero or not below the group order are not private keys.
+#[test]
+fn out_of_range_scalars() {
+    fn reject<K: Kem>(bytes: &[u8]) {
+        assert_eq!(PrivateKey::<K>::from_bytes(bytes).unwrap_err(), Error::InvalidPrivateKey, "{bytes:02x?}");
+    }
+    let p256_order = hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
+    let k256_order = hex::decode("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141").unwrap();
+    reject::<DhKemP256HkdfSha256>(&[0; 32]);
+    reject::<DhKemP256HkdfSha256>(&p256_order);
+    reject::<DhKemP256HkdfSha256>(&[0xff; 32]);
+    reject::<DhKemSecp256k1HkdfSha256>(&[0; 32]);
+    reject::<DhKemSecp256k1HkdfSha256>(&k256_order);
+    reject::<DhKemP384HkdfSha384>(&[0; 48]);
+    reject::<DhKemP384HkdfSha384>(&[0xff; 48]);
+    reject::<DhKemP521HkdfSha512>(&[0; 66]);
+    let mut p521_too_big = vec![0u8; 66];
+    p521_too_big[0] = 0x02; // above 2^521
+    reject::<DhKemP521HkdfSha512>(&p521_too_big);
+    // order - 1 is the largest valid scalar.
+    let mut p256_max = p256_order.clone();
+    p256_max[31] -= 1;
+    assert!(PrivateKey::<DhKemP256HkdfSha256>::from_bytes(&p256_max).is_ok());
+}
+
+/// Low-order and non-canonical Montgomery u-coordinates whose DH output is all zeros
+/// (RFC 9180 §7.1.4): encapsulation to them and decapsulation of them must fail.
+fn low_order<K: Kem>(points: &[Vec<u8>]) {
+    let mut rng = rng();
+    let (sk, _) = K::generate(&mut rng);
+    for u in points {
+        let enc = EncappedKey::<K>::from_bytes(u).unwrap();
+        assert_eq!(K::decap(&enc, &sk).unwrap_err(), Error::Decap, "decap of u = {u:02x?}");
+        let pk = PublicKey::<K>::from_bytes(u).unwrap();
+        assert_eq!(K::encap(&mut rng, &pk).unwrap_err(), Error::Encap, "encap to u = {u:02x?}");
+        type H<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        assert_eq!(H::<K>::setup_receiver_base(&enc, &sk, b"").unwrap_err(), Error::Decap);
+    }
+}
+
+fn le(hex_be: &str, len: usize) -> Vec<u8> {
+    let mut b = hex::decode(hex_be).unwrap();
+    b.reverse();
+    b.resize(len, 0);
+    b
+}
+
+#[test]
+fn x25519_low_order_points_fail() {
+    let p = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed";
+    let points = vec![
+        le("00", 32),
+        le("01", 32),
+        hex::decode("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800").unwrap(),
+        hex::decode("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157").unwrap(),
+        le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec", 32), // p - 1
+        le(p, 32),                                                                   // p (= 0)
+        le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee", 32), // p + 1 (= 1)
+    ];
+    low_order::<DhKemX25519HkdfSha256>(&points);
+}
+
+#[test]
+fn x448_low_order_and_non_canonical_points_fail() {
+    // p = 2^448 - 2^224 - 1, little-endian.
+    let mut p = vec![0xffu8; 56];
+    p[28] = 0xfe;
+    let mut p_minus_1 = p.clone();
+    p_minus_1[0] = 0xfe;
+    let mut p_plus_1 = vec![0u8; 56];
+    p_plus_1[28..].fill(0xff);
+    let points = vec![le("00", 56), le("01", 56), p_minus_1, p, p_plus_1];
+    low_order::<DhKemX448HkdfSha512>(&points);
+}
+
+#[test]
+fn psk_rules() {
+    assert_eq!(Psk::new(&[7; MIN_PSK_LEN - 1], b"id").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(Psk::new(&[7; 32], b"").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(Psk::new(&[], b"id").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(Psk::new_allowing_short_psk(&[], b"id").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(Psk::new_allowing_short_psk(&[7; 4], b"").unwrap_err(), Error::InvalidPsk);
+    assert!(Psk::new(&[7; MIN_PSK_LEN], b"id").is_ok());
+    // The named opt-out works end to end.
+    type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>;
+    let mut rng = rng();
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let short = Psk::new_allowing_short_psk(b"tiny", b"id").unwrap();
+    let (enc, ct) = H::seal_psk(&mut rng, &pk, b"", b"", b"pt", &short).unwrap();
+    assert_eq!(H::open_psk(&enc, &sk, b"", b"", &ct, &short).unwrap(), b"pt");
+    // VerifyPSKInputs through the key schedule: a PSK only in the PSK modes.
+    let psk = Psk::new(&[7; 32], b"id").unwrap();
+    for (mode, psk) in [(0u8, Some(&psk)), (1, None), (2, Some(&psk)), (3, None), (4, None)] {
+        assert_eq!(
+            H::key_schedule_for_testing_only(mode, &[0; 32], b"", psk).unwrap_err(),
+            Error::InvalidPsk,
+            "mode {mode}"
+        );
+    }
+}
+
+fn export_limit<F: Kdf>() {
+    type H<F> = Hpke<DhKemX25519HkdfSha256, F, ExportOnly>;
+    let mut rng = rng();
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (enc, sender) = H::<F>::setup_sender_base(&mut rng, &pk, b"").unwrap();
+    let receiver = H::<F>::setup_receiver_base(&enc, &sk, b"").unwrap();
+    let max = F::MAX_EXPORT_LEN;
+    let (mut a, mut b) = (vec![0u8; max], vec![0u8; max]);
+    sender.export(b"ctx", &mut a).unwrap();
+    receiver.export(b"ctx", &mut b).unwrap();
+    assert_eq!(a, b);
+    // One byte more is an error, and nothing is written: no truncated output.
+    let mut over = vec![0xaau8; max + 1];
+    assert_eq!(sender.export(b"ctx", &mut over).unwrap_err(), Error::ExportTooLong);
+    assert!(over.iter().all(|&x| x == 0xaa));
+    let mut huge = vec![0u8; 70_000];
+    assert_eq!(receiver.export(b"ctx", &mut huge).unwrap_err(), Error::ExportTooLong);
+    assert_eq!(
+        H::<F>::receive_export_base(&enc, &sk, b"", b"ctx", &mut over).unwrap_err(),
+        Error::ExportTooLong
+    );
+}
+
+#[test]
+fn export_length_limit() {
+    assert_eq!(HkdfSha256::MAX_EXPORT_LEN, 255 * 32);
+    assert_eq!(HkdfSha384::MAX_EXPORT_LEN, 255 * 48);
+    assert_eq!(HkdfSha512::MAX_EXPORT_LEN, 255 * 64);
+    export_limit::<HkdfSha256>();
+    export_limit::<HkdfSha384>();
+    export_limit::<HkdfSha512>();
+}
+
+#[test]
+fn sequence_limit() {
+    type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>;
+    let mut rng = rng();
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (enc, mut sender) = H::setup_sender_base(&mut rng, &pk, b"").unwrap();
+    let mut receiver = H::setup_receiver_base(&enc, &sk, b"").unwrap();
+    sender.set_sequence_number_for_testing_only(u64::MAX - 1);
+    receiver.set_sequence_number_for_testing_only(u64::MAX - 1);
+
+    // The last sequence number works on both sides...
+    let ct = sender.seal(b"", b"last").unwrap();
+    assert_eq!(receiver.open(b"", &ct).unwrap(), b"last");
+    assert_eq!(sender.sequence_number(), u64::MAX);
+
+    // ...and then every path refuses, before touching the buffer.
+    assert_eq!(sender.seal(b"", b"one more").unwrap_err(), Error::MessageLimitReached);
+    let mut buf = *b"in place";
+    assert_eq!(sender.seal_in_place_detached(b"", &mut buf).unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(&buf, b"in place");
+    let mut out = [0u8; 64];
+    assert_eq!(sender.seal_into(b"", b"x", &mut out).unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(receiver.open(b"", &ct).unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(sender.sequence_number(), u64::MAX);
+    // Export still works: it does not use the sequence.
+    let mut x = [0u8; 16];
+    sender.export(b"", &mut x).unwrap();
+}
+
+#[test]
+fn short_ciphertexts_and_buffers() {
+    type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>;
+    let mut rng = rng();
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (enc, mut sender) = H::setup_sender_base(&mut rng, &pk, b"").unwrap();
+    let mut receiver = H::setup_receiver_base(&enc, &sk, b"").unwrap();
+    for len in 0..16 {
+        assert_eq!(receiver.open(b"", &vec![0u8; len]).unwrap_err(), Error::Open, "ct of {len} bytes");
+    }
+    let mut small = [0u8; 20];
+    assert_eq!(sender.seal_into(b"", &[1; 5], &mut small).unwrap_err(), Error::InvalidLength);
+    assert_eq!(sender.sequence_number(), 0, "a refused seal does not consume a nonce");
+    let ct = sender.seal(b"", &[1; 10]).unwrap();
+    let mut tiny = [0u8; 9];
+    assert_eq!(receiver.open_into(b"", &ct, &mut tiny).unwrap_err(), Error::InvalidLength);
+    assert_eq!(receiver.sequence_number(), 0);
+    let mut enough = [0u8; 10];
+    assert_eq!(receiver.open_into(b"", &ct, &mut enough).unwrap(), 10);
+    // Wrong-length input to the single-shot open.
+    assert_eq!(H::open_base(&enc, &sk, b"", b"", &[0; 3]).unwrap_err(), Error::Open);
+}
+
+#[test]
+fn derive_key_pair_accepts_any_ikm_length() {
+    // RFC 9180 §7.1.3 asks for at least Nsk bytes of entropy but fixes no length; every
+    // length, including empty, must derive without panicking.
+    for len in [0usize, 1, 31, 32, 66, 1000] {
+        let ikm = vec![0x11u8; len];
+        assert!(DhKemP521HkdfSha512::derive_key_pair(&ikm).is_ok());
+        assert!(DhKemX448HkdfSha512::derive_key_pair(&ikm).is_ok());
+    }
+}
