@@ -1,0 +1,11 @@
+// A context belongs to its suite: an AES context is not a ChaCha20 context.
+use typed_hpke::{Hpke, aead::*, kdf::*, kem::*};
+type X25519 = DhKemX25519HkdfSha256;
+type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+
+fn main() {
+    let mut rng = typed_hpke::OsRng::default();
+    let (_, pk) = X25519::generate(&mut rng);
+    let (_, ctx) = Hpke::<X25519, HkdfSha256, Aes128Gcm>::setup_sender_base(&mut rng, &pk, b"").unwrap();
+    let _: typed_hpke::SenderContext<X25519, HkdfSha256, ChaCha20Poly1305> = ctx;
+}

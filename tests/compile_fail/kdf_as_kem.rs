@@ -1,0 +1,10 @@
+// Hpke's first parameter must be a KEM.
+use typed_hpke::{Hpke, aead::*, kdf::*, kem::*};
+type X25519 = DhKemX25519HkdfSha256;
+type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+
+fn main() {
+    let mut rng = typed_hpke::OsRng::default();
+    let (_, pk) = X25519::generate(&mut rng);
+    let _ = Hpke::<HkdfSha256, HkdfSha256, ChaCha20Poly1305>::setup_sender_base(&mut rng, &pk, b"");
+}

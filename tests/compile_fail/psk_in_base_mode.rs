@@ -1,0 +1,11 @@
+// Base mode takes no PSK.
+use typed_hpke::{Hpke, aead::*, kdf::*, kem::*};
+type X25519 = DhKemX25519HkdfSha256;
+type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+
+fn main() {
+    let mut rng = typed_hpke::OsRng::default();
+    let (_, pk) = X25519::generate(&mut rng);
+    let psk = typed_hpke::Psk::new(&[0; 32], b"id").unwrap();
+    let _ = Suite::seal_base(&mut rng, &pk, b"", b"", b"", &psk);
+}

@@ -1,0 +1,10 @@
+// A public key of another KEM is a different type.
+use typed_hpke::{Hpke, aead::*, kdf::*, kem::*};
+type X25519 = DhKemX25519HkdfSha256;
+type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+
+fn main() {
+    let mut rng = typed_hpke::OsRng::default();
+    let (_, pk) = DhKemX448HkdfSha512::generate(&mut rng);
+    let _ = Suite::seal_base(&mut rng, &pk, b"", b"", b"");
+}

@@ -1,0 +1,10 @@
+// A PSK is a validated Psk, not raw bytes.
+use typed_hpke::{Hpke, aead::*, kdf::*, kem::*};
+type X25519 = DhKemX25519HkdfSha256;
+type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+
+fn main() {
+    let mut rng = typed_hpke::OsRng::default();
+    let (_, pk) = X25519::generate(&mut rng);
+    let _ = Suite::seal_psk(&mut rng, &pk, b"", b"", b"", &[0u8; 32]);
+}
