@@ -1,1 +1,111 @@
-fn main() {}
+//! typed-hpke's own baseline: every KEM's generate / derive / encap / decap, and setup plus
+//! seal / open / export for X25519 and P-256. `cargo bench --bench hpke`.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::Hpke;
+use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, SealingAead};
+use typed_hpke::kdf::{HkdfSha256, Kdf};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
+};
+
+fn bench_kem<K: Kem>(c: &mut Criterion, name: &str) {
+    let mut g = c.benchmark_group(format!("kem/{name}"));
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let ikm = [0x42u8; 64];
+    let (sk, pk) = K::derive_key_pair(&ikm).unwrap();
+    let (_, enc) = K::encap(&mut rng, &pk).unwrap();
+    g.bench_function("generate", |b| b.iter(|| K::generate(&mut rng)));
+    g.bench_function("derive_key_pair", |b| {
+        b.iter(|| K::derive_key_pair(black_box(&ikm)))
+    });
+    g.bench_function("encap", |b| b.iter(|| K::encap(&mut rng, black_box(&pk))));
+    g.bench_function("decap", |b| {
+        b.iter(|| K::decap(black_box(&enc), black_box(&sk)))
+    });
+    g.finish();
+}
+
+fn bench_suite<K: Kem, F: Kdf, A: SealingAead>(c: &mut Criterion, name: &str) {
+    type H<K, F, A> = Hpke<K, F, A>;
+    let mut g = c.benchmark_group(format!("suite/{name}"));
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let (sk, pk) = K::derive_key_pair(&[7u8; 64]).unwrap();
+    let info = b"benchmark info";
+    let (enc, _) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, info).unwrap();
+    g.bench_function("setup_sender_base", |b| {
+        b.iter(|| H::<K, F, A>::setup_sender_base(&mut rng, black_box(&pk), black_box(info)))
+    });
+    g.bench_function("setup_receiver_base", |b| {
+        b.iter(|| {
+            H::<K, F, A>::setup_receiver_base(black_box(&enc), black_box(&sk), black_box(info))
+        })
+    });
+    for size in [64usize, 1024, 16 * 1024] {
+        let pt = vec![0xa5u8; size];
+        g.throughput(Throughput::Bytes(size as u64));
+        g.bench_with_input(BenchmarkId::new("seal_base", size), &pt, |b, pt| {
+            b.iter(|| {
+                H::<K, F, A>::seal_base(&mut rng, black_box(&pk), info, b"aad", black_box(pt))
+            })
+        });
+        let (enc, ct) = H::<K, F, A>::seal_base(&mut rng, &pk, info, b"aad", &pt).unwrap();
+        g.bench_with_input(BenchmarkId::new("open_base", size), &ct, |b, ct| {
+            b.iter(|| {
+                H::<K, F, A>::open_base(
+                    black_box(&enc),
+                    black_box(&sk),
+                    info,
+                    b"aad",
+                    black_box(ct),
+                )
+            })
+        });
+        // Post-setup context operations. The sequence limit is 2^64 - 1, far beyond any run.
+        let (_, mut sender) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, info).unwrap();
+        let mut buf = pt.clone();
+        g.bench_function(BenchmarkId::new("context_seal_in_place", size), |b| {
+            b.iter(|| sender.seal_in_place_detached(b"aad", black_box(&mut buf)))
+        });
+        let (_, mut sender) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, info).unwrap();
+        let mut out = vec![0u8; size + 16];
+        g.bench_function(BenchmarkId::new("context_seal_into", size), |b| {
+            b.iter(|| sender.seal_into(b"aad", black_box(&pt), black_box(&mut out)))
+        });
+    }
+    g.throughput(Throughput::Elements(1));
+    let (_, sender) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, info).unwrap();
+    let mut out = [0u8; 32];
+    g.bench_function("export_32", |b| {
+        b.iter(|| sender.export(black_box(b"context"), black_box(&mut out)))
+    });
+    g.finish();
+}
+
+fn kems(c: &mut Criterion) {
+    bench_kem::<DhKemX25519HkdfSha256>(c, "x25519");
+    bench_kem::<DhKemX448HkdfSha512>(c, "x448");
+    bench_kem::<DhKemP256HkdfSha256>(c, "p256");
+    bench_kem::<DhKemP384HkdfSha384>(c, "p384");
+    bench_kem::<DhKemP521HkdfSha512>(c, "p521");
+    bench_kem::<DhKemSecp256k1HkdfSha256>(c, "k256");
+}
+
+fn suites(c: &mut Criterion) {
+    bench_suite::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>(c, "x25519_sha256_chacha20");
+    bench_suite::<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>(c, "x25519_sha256_aes128");
+    bench_suite::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(c, "p256_sha256_aes128");
+    bench_suite::<DhKemP256HkdfSha256, HkdfSha256, ChaCha20Poly1305>(c, "p256_sha256_chacha20");
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(2));
+    targets = kems, suites
+}
+criterion_main!(benches);

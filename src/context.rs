@@ -158,7 +158,11 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
     /// # Errors
     /// [`Error::MessageLimitReached`] when the sequence is exhausted (checked before a nonce is
     /// computed); [`Error::Seal`] if the AEAD refuses the input (too long).
-    pub fn seal_in_place_detached(&mut self, aad: &[u8], buffer: &mut [u8]) -> Result<Tag<A>, Error> {
+    pub fn seal_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<A>, Error> {
         self.ctx
             .with_next_nonce(|cipher, nonce| A::seal_in_place(cipher, nonce, aad, buffer))
     }
@@ -170,7 +174,10 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
     /// [`Error::InvalidLength`] if `out` is shorter than `pt.len() + Nt`; otherwise as
     /// [`SenderContext::seal_in_place_detached`].
     pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let total = pt.len().checked_add(tag_len::<A>()).ok_or(Error::InvalidLength)?;
+        let total = pt
+            .len()
+            .checked_add(tag_len::<A>())
+            .ok_or(Error::InvalidLength)?;
         let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
         let (ct, tag_out) = out.split_at_mut(pt.len());
         let tag = self
@@ -221,8 +228,9 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
         let (ciphertext, tag) = ct.split_at(pt_len);
         let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
         let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
-        self.ctx
-            .with_next_nonce(|cipher, nonce| A::open_to(cipher, nonce, aad, ciphertext, out, &tag))?;
+        self.ctx.with_next_nonce(|cipher, nonce| {
+            A::open_to(cipher, nonce, aad, ciphertext, out, &tag)
+        })?;
         Ok(pt_len)
     }
 

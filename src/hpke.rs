@@ -4,6 +4,10 @@
 //! Every mode has its own functions; what a mode does not take is not a parameter. Encryption
 //! needs `A: SealingAead`, the authenticated modes need `K: AuthKem`, so misuse does not compile.
 
+// `(EncappedKey<K>, SenderContext<K, F, A>)` is the RFC's `enc, ctx` pair; an alias would only
+// hide it. The single-shot functions take the RFC's arguments plus the RNG and buffer.
+#![allow(clippy::type_complexity, clippy::too_many_arguments)]
+
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -315,7 +319,12 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         psk: &Psk<'_>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::AuthPsk, K::auth_encap(rng, pk_r, sk_s)?, info, Some(psk))
+        Self::sender(
+            Mode::AuthPsk,
+            K::auth_encap(rng, pk_r, sk_s)?,
+            info,
+            Some(psk),
+        )
     }
 
     /// `SetupAuthPSKR(enc, skR, info, psk, psk_id, pkS)` (RFC 9180 §5.1.4).
@@ -329,7 +338,12 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         psk: &Psk<'_>,
         pk_s: &PublicKey<K>,
     ) -> Result<ReceiverContext<K, F, A>, Error> {
-        Self::receiver(Mode::AuthPsk, K::auth_decap(enc, sk_r, pk_s)?, info, Some(psk))
+        Self::receiver(
+            Mode::AuthPsk,
+            K::auth_decap(enc, sk_r, pk_s)?,
+            info,
+            Some(psk),
+        )
     }
 
     single_shot_export! {
@@ -393,7 +407,12 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
         info: &[u8],
         psk: &Psk<'_>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Psk, K::encap_deterministic(ikm_e, pk_r)?, info, Some(psk))
+        Self::sender(
+            Mode::Psk,
+            K::encap_deterministic(ikm_e, pk_r)?,
+            info,
+            Some(psk),
+        )
     }
 
     /// The key schedule's outputs and (two-stage KDFs) intermediates for a given shared
@@ -427,7 +446,12 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         info: &[u8],
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Auth, K::auth_encap_deterministic(ikm_e, pk_r, sk_s)?, info, None)
+        Self::sender(
+            Mode::Auth,
+            K::auth_encap_deterministic(ikm_e, pk_r, sk_s)?,
+            info,
+            None,
+        )
     }
 
     /// `SetupAuthPSKS` with the ephemeral randomness fixed by `ikm_e`. Never in production.

@@ -33,10 +33,10 @@ pub use self::k256::{DhKemSecp256k1HkdfSha256, Secp256k1};
 pub use self::nist::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256, P384, P521,
 };
-#[cfg(feature = "x25519")]
-pub use self::x25519::{DhKemX25519HkdfSha256, X25519};
 #[cfg(feature = "x448")]
 pub use self::x448::{DhKemX448HkdfSha512, X448};
+#[cfg(feature = "x25519")]
+pub use self::x25519::{DhKemX25519HkdfSha256, X25519};
 
 /// A key encapsulation mechanism (RFC 9180 §4).
 ///
@@ -85,7 +85,8 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     /// # Errors
     /// [`Error::Decap`] whatever the cause (an invalid point, an all-zero Diffie-Hellman
     /// output).
-    fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>) -> Result<SharedSecret<Self>, Error>;
+    fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>)
+    -> Result<SharedSecret<Self>, Error>;
 
     /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
     /// `DeriveKeyPair(ikm_e)`).
@@ -261,7 +262,9 @@ impl<K: Kem> Eq for PublicKey<K> {}
 
 impl<K: Kem> fmt::Debug for PublicKey<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("PublicKey").field(&Hex(self.as_bytes())).finish()
+        f.debug_tuple("PublicKey")
+            .field(&Hex(self.as_bytes()))
+            .finish()
     }
 }
 

@@ -7,11 +7,11 @@
 use hybrid_array::Array;
 use zeroize::Zeroizing;
 
+use crate::Error;
 use crate::aead::Aead;
 use crate::kdf::Kdf;
 use crate::kem::Kem;
 use crate::psk::Psk;
-use crate::Error;
 
 /// The four HPKE modes (RFC 9180 §5, Table 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +139,11 @@ impl Trace {
     }
 
     pub(crate) fn record_exporter_secret(&mut self, exporter_secret: &[u8]) {
-        copy_prefix(&mut self.exporter_secret[..], exporter_secret, &mut self.exporter_secret_len);
+        copy_prefix(
+            &mut self.exporter_secret[..],
+            exporter_secret,
+            &mut self.exporter_secret_len,
+        );
     }
 }
 
@@ -213,7 +217,9 @@ pub(crate) fn key_schedule_values<K: Kem, F: Kdf, A: Aead>(
     Ok(KeyScheduleValuesForTestingOnly {
         key: alloc_free::Bytes::new(&schedule.key),
         base_nonce: alloc_free::Bytes::new(&schedule.base_nonce),
-        exporter_secret: alloc_free::Bytes::new(&trace.exporter_secret[..trace.exporter_secret_len]),
+        exporter_secret: alloc_free::Bytes::new(
+            &trace.exporter_secret[..trace.exporter_secret_len],
+        ),
         key_schedule_context: trace.two_stage.then(|| {
             alloc_free::Bytes::new(&trace.key_schedule_context[..trace.key_schedule_context_len])
         }),

@@ -16,8 +16,14 @@ const HPKE_VERSION: &[u8] = b"HPKE-v1";
 /// Every label RFC 9180 uses, in one place, spelled as the RFC spells them.
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(
-    not(all(any(feature = "x25519", feature = "x448"), any(feature = "nist", feature = "secp256k1"))),
-    allow(dead_code, reason = "each DeriveKeyPair label is used by its curve family only")
+    not(all(
+        any(feature = "x25519", feature = "x448"),
+        any(feature = "nist", feature = "secp256k1")
+    )),
+    allow(
+        dead_code,
+        reason = "each DeriveKeyPair label is used by its curve family only"
+    )
 )]
 pub(crate) enum Label {
     /// §7.1.3 DeriveKeyPair
@@ -82,8 +88,8 @@ pub(crate) fn labeled_extract<H: EagerHash>(
 ) -> Prk<H> {
     // HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM); an empty salt is the all-zero key, which
     // is what HMAC's zero padding of an empty key gives (RFC 5869 §2.2).
-    let mut mac = <Hmac<H> as KeyInit>::new_from_slice(salt)
-        .expect("HMAC accepts keys of any length");
+    let mut mac =
+        <Hmac<H> as KeyInit>::new_from_slice(salt).expect("HMAC accepts keys of any length");
     mac.update(HPKE_VERSION);
     mac.update(suite_id);
     mac.update(label.as_bytes());

@@ -13,7 +13,7 @@ use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly,
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 use typed_hpke::kem::{
     AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256, DhKemX25519HkdfSha256, DhKemX448HkdfSha512, Kem,
+    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
 };
 use typed_hpke::{
     EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
@@ -33,7 +33,11 @@ enum Quirks {
 type Check = Result<(), String>;
 
 fn ensure(cond: bool, what: &str) -> Check {
-    if cond { Ok(()) } else { Err(format!("{what} mismatch")) }
+    if cond {
+        Ok(())
+    } else {
+        Err(format!("{what} mismatch"))
+    }
 }
 
 fn ok<T>(r: Result<T, Error>, what: &str) -> Result<T, String> {
@@ -61,17 +65,37 @@ fn normalize_sk(kem_id: u16, sk: &[u8]) -> Vec<u8> {
 
 /// `DeriveKeyPair(ikm)` must give the printed key pair, and the printed keys must deserialize
 /// to the same pair.
-fn check_key_pair<K: Kem>(ikm: &[u8], sk_m: &[u8], pk_m: &[u8], who: &str) -> Result<(PrivateKey<K>, PublicKey<K>), String> {
+fn check_key_pair<K: Kem>(
+    ikm: &[u8],
+    sk_m: &[u8],
+    pk_m: &[u8],
+    who: &str,
+) -> Result<(PrivateKey<K>, PublicKey<K>), String> {
     let (sk, pk) = ok(K::derive_key_pair(ikm), &format!("DeriveKeyPair({who})"))?;
-    ensure(sk.to_bytes().as_slice() == normalize_sk(K::ID, sk_m), &format!("sk{who}m"))?;
+    ensure(
+        sk.to_bytes().as_slice() == normalize_sk(K::ID, sk_m),
+        &format!("sk{who}m"),
+    )?;
     ensure(pk.as_bytes() == pk_m, &format!("pk{who}m"))?;
     ensure(sk.public_key() == pk, &format!("pk(sk{who})"))?;
-    let parsed_sk = ok(PrivateKey::<K>::from_bytes(sk_m), &format!("DeserializePrivateKey(sk{who}m)"))?;
+    let parsed_sk = ok(
+        PrivateKey::<K>::from_bytes(sk_m),
+        &format!("DeserializePrivateKey(sk{who}m)"),
+    )?;
     ensure(parsed_sk == sk, &format!("DeserializePrivateKey(sk{who}m)"))?;
-    ensure(parsed_sk.public_key() == pk, &format!("pk(DeserializePrivateKey(sk{who}m))"))?;
-    let parsed_pk = ok(PublicKey::<K>::from_bytes(pk_m), &format!("DeserializePublicKey(pk{who}m)"))?;
+    ensure(
+        parsed_sk.public_key() == pk,
+        &format!("pk(DeserializePrivateKey(sk{who}m))"),
+    )?;
+    let parsed_pk = ok(
+        PublicKey::<K>::from_bytes(pk_m),
+        &format!("DeserializePublicKey(pk{who}m)"),
+    )?;
     ensure(parsed_pk == pk, &format!("DeserializePublicKey(pk{who}m)"))?;
-    ensure(parsed_pk.to_bytes().as_slice() == pk_m, &format!("SerializePublicKey(pk{who}m)"))?;
+    ensure(
+        parsed_pk.to_bytes().as_slice() == pk_m,
+        &format!("SerializePublicKey(pk{who}m)"),
+    )?;
     Ok((sk, pk))
 }
 
@@ -92,7 +116,10 @@ impl Encryptions for ExportOnly {
         _: &mut SenderContext<K, F, Self>,
         _: &mut ReceiverContext<K, F, Self>,
     ) -> Check {
-        ensure(v.encryptions.is_empty(), "export-only vector with encryptions")
+        ensure(
+            v.encryptions.is_empty(),
+            "export-only vector with encryptions",
+        )
     }
 }
 
@@ -115,7 +142,10 @@ fn check_encryptions<K: Kem, F: Kdf, A: SealingAead>(
             for (b, s) in expected[n - 8..].iter_mut().zip((seq + 1).to_be_bytes()) {
                 *b ^= s;
             }
-            ensure(e.nonce.0 == expected, &format!("documented nonce defect at {i}"))?;
+            ensure(
+                e.nonce.0 == expected,
+                &format!("documented nonce defect at {i}"),
+            )?;
         }
         let ct = ok(sender.seal(&e.aad, &e.pt), &format!("seal #{i}"))?;
         ensure(ct == e.ct.0, &format!("ct #{i}"))?;
@@ -155,10 +185,16 @@ fn check_vector<K: AuthKem, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) 
     }
     let sender_keys = match (&v.ikm_s, v.mode) {
         (Some(ikm_s), 2 | 3) => {
-            let (sk_sm, pk_sm) = (v.sk_sm.as_ref().ok_or("skSm")?, v.pk_sm.as_ref().ok_or("pkSm")?);
+            let (sk_sm, pk_sm) = (
+                v.sk_sm.as_ref().ok_or("skSm")?,
+                v.pk_sm.as_ref().ok_or("pkSm")?,
+            );
             if quirks == Quirks::SenderKeysCopied {
                 // The documented defect: the printed sender keys are the recipient's.
-                ensure(sk_sm.0 == v.sk_rm.0 && pk_sm.0 == v.pk_rm.0, "documented skSm defect")?;
+                ensure(
+                    sk_sm.0 == v.sk_rm.0 && pk_sm.0 == v.pk_rm.0,
+                    "documented skSm defect",
+                )?;
                 let (sk_s, pk_s) = ok(K::derive_key_pair(ikm_s), "DeriveKeyPair(S)")?;
                 Some((sk_s, pk_s))
             } else {
@@ -177,26 +213,46 @@ fn check_vector<K: AuthKem, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) 
     // Encap / AuthEncap with the ephemeral key DeriveKeyPair(ikmE), and Decap / AuthDecap.
     let (ss, enc) = match &sender_keys {
         None => ok(K::encap_deterministic(&v.ikm_e, &pk_r), "Encap")?,
-        Some((sk_s, _)) => ok(K::auth_encap_deterministic(&v.ikm_e, &pk_r, sk_s), "AuthEncap")?,
+        Some((sk_s, _)) => ok(
+            K::auth_encap_deterministic(&v.ikm_e, &pk_r, sk_s),
+            "AuthEncap",
+        )?,
     };
     ensure(enc.as_bytes() == &v.enc[..], "enc")?;
-    ensure(ss.as_bytes() == &v.shared_secret[..], "shared_secret (encap)")?;
-    let enc_in = ok(EncappedKey::<K>::from_bytes(&v.enc), "EncappedKey::from_bytes")?;
+    ensure(
+        ss.as_bytes() == &v.shared_secret[..],
+        "shared_secret (encap)",
+    )?;
+    let enc_in = ok(
+        EncappedKey::<K>::from_bytes(&v.enc),
+        "EncappedKey::from_bytes",
+    )?;
     ensure(enc_in == enc, "EncappedKey round trip")?;
     let ss_r = match &sender_keys {
         None => ok(K::decap(&enc_in, &sk_r), "Decap")?,
         Some((_, pk_s)) => ok(K::auth_decap(&enc_in, &sk_r, pk_s), "AuthDecap")?,
     };
-    ensure(ss_r.as_bytes() == &v.shared_secret[..], "shared_secret (decap)")?;
+    ensure(
+        ss_r.as_bytes() == &v.shared_secret[..],
+        "shared_secret (decap)",
+    )?;
 
     // The key schedule and its intermediates.
     let ks = ok(
-        H::<K, F, A>::key_schedule_for_testing_only(v.mode, &v.shared_secret, &v.info, psk.as_ref()),
+        H::<K, F, A>::key_schedule_for_testing_only(
+            v.mode,
+            &v.shared_secret,
+            &v.info,
+            psk.as_ref(),
+        ),
         "KeySchedule",
     )?;
     ensure(ks.key.as_slice() == &v.key[..], "key")?;
     ensure(ks.base_nonce.as_slice() == &v.base_nonce[..], "base_nonce")?;
-    ensure(ks.exporter_secret.as_slice() == &v.exporter_secret[..], "exporter_secret")?;
+    ensure(
+        ks.exporter_secret.as_slice() == &v.exporter_secret[..],
+        "exporter_secret",
+    )?;
     if let Some(ksc) = &v.key_schedule_context {
         let got = ks.key_schedule_context.ok_or("no key_schedule_context")?;
         ensure(got.as_slice() == &ksc[..], "key_schedule_context")?;
@@ -210,23 +266,52 @@ fn check_vector<K: AuthKem, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) 
     let info = &v.info[..];
     let ((enc_s, mut sender), mut receiver) = match (v.mode, &psk, &sender_keys) {
         (0, None, None) => (
-            ok(H::<K, F, A>::setup_sender_base_deterministic_for_testing_only(&v.ikm_e, &pk_r, info), "SetupBaseS")?,
-            ok(H::<K, F, A>::setup_receiver_base(&enc_in, &sk_r, info), "SetupBaseR")?,
+            ok(
+                H::<K, F, A>::setup_sender_base_deterministic_for_testing_only(
+                    &v.ikm_e, &pk_r, info,
+                ),
+                "SetupBaseS",
+            )?,
+            ok(
+                H::<K, F, A>::setup_receiver_base(&enc_in, &sk_r, info),
+                "SetupBaseR",
+            )?,
         ),
         (1, Some(p), None) => (
-            ok(H::<K, F, A>::setup_sender_psk_deterministic_for_testing_only(&v.ikm_e, &pk_r, info, p), "SetupPSKS")?,
-            ok(H::<K, F, A>::setup_receiver_psk(&enc_in, &sk_r, info, p), "SetupPSKR")?,
+            ok(
+                H::<K, F, A>::setup_sender_psk_deterministic_for_testing_only(
+                    &v.ikm_e, &pk_r, info, p,
+                ),
+                "SetupPSKS",
+            )?,
+            ok(
+                H::<K, F, A>::setup_receiver_psk(&enc_in, &sk_r, info, p),
+                "SetupPSKR",
+            )?,
         ),
         (2, None, Some((sk_s, pk_s))) => (
-            ok(H::<K, F, A>::setup_sender_auth_deterministic_for_testing_only(&v.ikm_e, &pk_r, info, sk_s), "SetupAuthS")?,
-            ok(H::<K, F, A>::setup_receiver_auth(&enc_in, &sk_r, info, pk_s), "SetupAuthR")?,
+            ok(
+                H::<K, F, A>::setup_sender_auth_deterministic_for_testing_only(
+                    &v.ikm_e, &pk_r, info, sk_s,
+                ),
+                "SetupAuthS",
+            )?,
+            ok(
+                H::<K, F, A>::setup_receiver_auth(&enc_in, &sk_r, info, pk_s),
+                "SetupAuthR",
+            )?,
         ),
         (3, Some(p), Some((sk_s, pk_s))) => (
             ok(
-                H::<K, F, A>::setup_sender_auth_psk_deterministic_for_testing_only(&v.ikm_e, &pk_r, info, p, sk_s),
+                H::<K, F, A>::setup_sender_auth_psk_deterministic_for_testing_only(
+                    &v.ikm_e, &pk_r, info, p, sk_s,
+                ),
                 "SetupAuthPSKS",
             )?,
-            ok(H::<K, F, A>::setup_receiver_auth_psk(&enc_in, &sk_r, info, p, pk_s), "SetupAuthPSKR")?,
+            ok(
+                H::<K, F, A>::setup_receiver_auth_psk(&enc_in, &sk_r, info, p, pk_s),
+                "SetupAuthPSKR",
+            )?,
         ),
         _ => return Err("mode does not match the inputs present".into()),
     };
@@ -237,27 +322,49 @@ fn check_vector<K: AuthKem, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) 
     for (i, x) in v.exports.iter().enumerate() {
         let mut out_s = vec![0u8; x.len];
         let mut out_r = vec![0u8; x.len];
-        ok(sender.export(&x.exporter_context, &mut out_s), &format!("sender export #{i}"))?;
-        ok(receiver.export(&x.exporter_context, &mut out_r), &format!("receiver export #{i}"))?;
+        ok(
+            sender.export(&x.exporter_context, &mut out_s),
+            &format!("sender export #{i}"),
+        )?;
+        ok(
+            receiver.export(&x.exporter_context, &mut out_r),
+            &format!("receiver export #{i}"),
+        )?;
         ensure(out_s == x.exported_value.0, &format!("sender export #{i}"))?;
-        ensure(out_r == x.exported_value.0, &format!("receiver export #{i}"))?;
+        ensure(
+            out_r == x.exported_value.0,
+            &format!("receiver export #{i}"),
+        )?;
         // Single-shot ReceiveExport<MODE> (RFC 9180 §6.2).
         let mut single = vec![0u8; x.len];
         let ctx = &x.exporter_context[..];
         ok(
             match (&psk, &sender_keys) {
-                (None, None) => H::<K, F, A>::receive_export_base(&enc_in, &sk_r, info, ctx, &mut single),
-                (Some(p), None) => H::<K, F, A>::receive_export_psk(&enc_in, &sk_r, info, ctx, &mut single, p),
+                (None, None) => {
+                    H::<K, F, A>::receive_export_base(&enc_in, &sk_r, info, ctx, &mut single)
+                }
+                (Some(p), None) => {
+                    H::<K, F, A>::receive_export_psk(&enc_in, &sk_r, info, ctx, &mut single, p)
+                }
                 (None, Some((_, pk_s))) => {
                     H::<K, F, A>::receive_export_auth(&enc_in, &sk_r, info, ctx, &mut single, pk_s)
                 }
-                (Some(p), Some((_, pk_s))) => {
-                    H::<K, F, A>::receive_export_auth_psk(&enc_in, &sk_r, info, ctx, &mut single, p, pk_s)
-                }
+                (Some(p), Some((_, pk_s))) => H::<K, F, A>::receive_export_auth_psk(
+                    &enc_in,
+                    &sk_r,
+                    info,
+                    ctx,
+                    &mut single,
+                    p,
+                    pk_s,
+                ),
             },
             &format!("ReceiveExport #{i}"),
         )?;
-        ensure(single == x.exported_value.0, &format!("single-shot export #{i}"))?;
+        ensure(
+            single == x.exported_value.0,
+            &format!("single-shot export #{i}"),
+        )?;
     }
     Ok(())
 }
@@ -299,10 +406,23 @@ fn run_file(file: &str, expected: usize, quirks: Quirks) -> Vec<Vector> {
     let failures: Vec<String> = vectors
         .iter()
         .enumerate()
-        .filter_map(|(i, v)| run_vector(v, quirks).err().map(|e| format!("#{i} ({}): {e}", v.label())))
+        .filter_map(|(i, v)| {
+            run_vector(v, quirks)
+                .err()
+                .map(|e| format!("#{i} ({}): {e}", v.label()))
+        })
         .collect();
-    assert!(failures.is_empty(), "{file}: {} failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(vectors.len(), expected, "{file}: expected exactly {expected} vectors");
+    assert!(
+        failures.is_empty(),
+        "{file}: {} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(
+        vectors.len(),
+        expected,
+        "{file}: expected exactly {expected} vectors"
+    );
     vectors
 }
 
@@ -310,7 +430,10 @@ fn run_file(file: &str, expected: usize, quirks: Quirks) -> Vec<Vector> {
 fn rfc9180() {
     let vectors = run_file("rfc9180-test-vectors.json", 128, Quirks::None);
     // Every (mode, KEM, KDF, AEAD) cell the file claims, each once.
-    let mut cells: Vec<_> = vectors.iter().map(|v| (v.mode, v.kem_id, v.kdf_id, v.aead_id)).collect();
+    let mut cells: Vec<_> = vectors
+        .iter()
+        .map(|v| (v.mode, v.kem_id, v.kdf_id, v.aead_id))
+        .collect();
     cells.sort_unstable();
     cells.dedup();
     assert_eq!(cells.len(), 128);
@@ -318,18 +441,33 @@ fn rfc9180() {
 
 #[test]
 fn secp256k1_hpke_rs() {
-    let vectors = run_file("secp256k1-hpke-rs-test-vectors.json", 16, Quirks::NonceOffByOne);
-    assert_eq!(vectors.iter().map(|v| v.encryptions.len()).sum::<usize>(), 12 * 257);
+    let vectors = run_file(
+        "secp256k1-hpke-rs-test-vectors.json",
+        16,
+        Quirks::NonceOffByOne,
+    );
+    assert_eq!(
+        vectors.iter().map(|v| v.encryptions.len()).sum::<usize>(),
+        12 * 257
+    );
 }
 
 #[test]
 fn secp256k1_draft_wahby() {
-    run_file("secp256k1-draft-wahby-01.json", 18, Quirks::SenderKeysCopied);
+    run_file(
+        "secp256k1-draft-wahby-01.json",
+        18,
+        Quirks::SenderKeysCopied,
+    );
 }
 
 #[test]
 fn p384_hkdf_sha384_generated() {
-    run_file("p384-hkdf-sha384-GENERATED-nonauthoritative.json", 20, Quirks::None);
+    run_file(
+        "p384-hkdf-sha384-GENERATED-nonauthoritative.json",
+        20,
+        Quirks::None,
+    );
 }
 
 #[test]
@@ -337,7 +475,10 @@ fn hpke_hpke_edge_cases() {
     let vectors = run_file("hpke-hpke-edge-case-vectors.json", 5, Quirks::None);
     // The rejection-sampling vector: counter 0's candidate is not a valid P-256 scalar, so
     // DeriveKeyPair had to go on to counter 1 (which the skRm check above confirmed).
-    let rejecting: Vec<_> = vectors.iter().filter_map(|v| v.rejected_candidate_counter0.as_ref()).collect();
+    let rejecting: Vec<_> = vectors
+        .iter()
+        .filter_map(|v| v.rejected_candidate_counter0.as_ref())
+        .collect();
     assert_eq!(rejecting.len(), 1);
     assert_eq!(
         PrivateKey::<DhKemP256HkdfSha256>::from_bytes(rejecting[0]).unwrap_err(),

@@ -6,7 +6,7 @@ use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX25519HkdfSha256, DhKemX448HkdfSha512, Kem,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
 };
 use typed_hpke::{EncappedKey, Error, Hpke, MIN_PSK_LEN, PrivateKey, Psk, PublicKey};
 
@@ -26,15 +26,26 @@ fn wrong_lengths<K: Kem>() {
     for len in [0, 1, npk - 1, npk + 1, 2 * npk] {
         let mut bytes = pk.as_bytes().to_vec();
         bytes.resize(len, 0x04);
-        assert_eq!(PublicKey::<K>::from_bytes(&bytes).unwrap_err(), Error::InvalidPublicKey, "pk len {len}");
+        assert_eq!(
+            PublicKey::<K>::from_bytes(&bytes).unwrap_err(),
+            Error::InvalidPublicKey,
+            "pk len {len}"
+        );
     }
     for len in [0, 1, nsk - 1, nsk + 1] {
         let mut bytes = sk.to_bytes().to_vec();
         bytes.resize(len, 0x01);
-        assert_eq!(PrivateKey::<K>::from_bytes(&bytes).unwrap_err(), Error::InvalidPrivateKey, "sk len {len}");
+        assert_eq!(
+            PrivateKey::<K>::from_bytes(&bytes).unwrap_err(),
+            Error::InvalidPrivateKey,
+            "sk len {len}"
+        );
     }
     for len in [0, 1, nenc - 1, nenc + 1] {
-        assert_eq!(EncappedKey::<K>::from_bytes(&vec![4u8; len]).unwrap_err(), Error::InvalidEncappedKey);
+        assert_eq!(
+            EncappedKey::<K>::from_bytes(&vec![4u8; len]).unwrap_err(),
+            Error::InvalidEncappedKey
+        );
     }
     // And the right lengths round-trip.
     assert_eq!(PublicKey::<K>::from_bytes(pk.as_bytes()).unwrap(), pk);
@@ -86,10 +97,18 @@ fn weierstrass_points<K: Kem>() {
         ("x >= p", x_too_big),
     ];
     for (what, bytes) in &cases {
-        assert_eq!(PublicKey::<K>::from_bytes(bytes).unwrap_err(), Error::InvalidPublicKey, "{what}");
+        assert_eq!(
+            PublicKey::<K>::from_bytes(bytes).unwrap_err(),
+            Error::InvalidPublicKey,
+            "{what}"
+        );
         if bytes.len() == n {
             let enc = EncappedKey::<K>::from_bytes(bytes).unwrap();
-            assert_eq!(K::decap(&enc, &sk).unwrap_err(), Error::Decap, "decap of {what}");
+            assert_eq!(
+                K::decap(&enc, &sk).unwrap_err(),
+                Error::Decap,
+                "decap of {what}"
+            );
         }
     }
 }
@@ -106,10 +125,16 @@ fn weierstrass_public_keys_are_validated() {
 #[test]
 fn out_of_range_scalars() {
     fn reject<K: Kem>(bytes: &[u8]) {
-        assert_eq!(PrivateKey::<K>::from_bytes(bytes).unwrap_err(), Error::InvalidPrivateKey, "{bytes:02x?}");
+        assert_eq!(
+            PrivateKey::<K>::from_bytes(bytes).unwrap_err(),
+            Error::InvalidPrivateKey,
+            "{bytes:02x?}"
+        );
     }
-    let p256_order = hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
-    let k256_order = hex::decode("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141").unwrap();
+    let p256_order =
+        hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
+    let k256_order =
+        hex::decode("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141").unwrap();
     reject::<DhKemP256HkdfSha256>(&[0; 32]);
     reject::<DhKemP256HkdfSha256>(&p256_order);
     reject::<DhKemP256HkdfSha256>(&[0xff; 32]);
@@ -134,11 +159,22 @@ fn low_order<K: Kem>(points: &[Vec<u8>]) {
     let (sk, _) = K::generate(&mut rng);
     for u in points {
         let enc = EncappedKey::<K>::from_bytes(u).unwrap();
-        assert_eq!(K::decap(&enc, &sk).unwrap_err(), Error::Decap, "decap of u = {u:02x?}");
+        assert_eq!(
+            K::decap(&enc, &sk).unwrap_err(),
+            Error::Decap,
+            "decap of u = {u:02x?}"
+        );
         let pk = PublicKey::<K>::from_bytes(u).unwrap();
-        assert_eq!(K::encap(&mut rng, &pk).unwrap_err(), Error::Encap, "encap to u = {u:02x?}");
+        assert_eq!(
+            K::encap(&mut rng, &pk).unwrap_err(),
+            Error::Encap,
+            "encap to u = {u:02x?}"
+        );
         type H<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
-        assert_eq!(H::<K>::setup_receiver_base(&enc, &sk, b"").unwrap_err(), Error::Decap);
+        assert_eq!(
+            H::<K>::setup_receiver_base(&enc, &sk, b"").unwrap_err(),
+            Error::Decap
+        );
     }
 }
 
@@ -157,9 +193,15 @@ fn x25519_low_order_points_fail() {
         le("01", 32),
         hex::decode("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800").unwrap(),
         hex::decode("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157").unwrap(),
-        le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec", 32), // p - 1
-        le(p, 32),                                                                   // p (= 0)
-        le("7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee", 32), // p + 1 (= 1)
+        le(
+            "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec",
+            32,
+        ), // p - 1
+        le(p, 32), // p (= 0)
+        le(
+            "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee",
+            32,
+        ), // p + 1 (= 1)
     ];
     low_order::<DhKemX25519HkdfSha256>(&points);
 }
@@ -179,11 +221,20 @@ fn x448_low_order_and_non_canonical_points_fail() {
 
 #[test]
 fn psk_rules() {
-    assert_eq!(Psk::new(&[7; MIN_PSK_LEN - 1], b"id").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(
+        Psk::new(&[7; MIN_PSK_LEN - 1], b"id").unwrap_err(),
+        Error::InvalidPsk
+    );
     assert_eq!(Psk::new(&[7; 32], b"").unwrap_err(), Error::InvalidPsk);
     assert_eq!(Psk::new(&[], b"id").unwrap_err(), Error::InvalidPsk);
-    assert_eq!(Psk::new_allowing_short_psk(&[], b"id").unwrap_err(), Error::InvalidPsk);
-    assert_eq!(Psk::new_allowing_short_psk(&[7; 4], b"").unwrap_err(), Error::InvalidPsk);
+    assert_eq!(
+        Psk::new_allowing_short_psk(&[], b"id").unwrap_err(),
+        Error::InvalidPsk
+    );
+    assert_eq!(
+        Psk::new_allowing_short_psk(&[7; 4], b"").unwrap_err(),
+        Error::InvalidPsk
+    );
     assert!(Psk::new(&[7; MIN_PSK_LEN], b"id").is_ok());
     // The named opt-out works end to end.
     type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>;
@@ -191,10 +242,19 @@ fn psk_rules() {
     let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
     let short = Psk::new_allowing_short_psk(b"tiny", b"id").unwrap();
     let (enc, ct) = H::seal_psk(&mut rng, &pk, b"", b"", b"pt", &short).unwrap();
-    assert_eq!(H::open_psk(&enc, &sk, b"", b"", &ct, &short).unwrap(), b"pt");
+    assert_eq!(
+        H::open_psk(&enc, &sk, b"", b"", &ct, &short).unwrap(),
+        b"pt"
+    );
     // VerifyPSKInputs through the key schedule: a PSK only in the PSK modes.
     let psk = Psk::new(&[7; 32], b"id").unwrap();
-    for (mode, psk) in [(0u8, Some(&psk)), (1, None), (2, Some(&psk)), (3, None), (4, None)] {
+    for (mode, psk) in [
+        (0u8, Some(&psk)),
+        (1, None),
+        (2, Some(&psk)),
+        (3, None),
+        (4, None),
+    ] {
         assert_eq!(
             H::key_schedule_for_testing_only(mode, &[0; 32], b"", psk).unwrap_err(),
             Error::InvalidPsk,
@@ -216,10 +276,16 @@ fn export_limit<F: Kdf>() {
     assert_eq!(a, b);
     // One byte more is an error, and nothing is written: no truncated output.
     let mut over = vec![0xaau8; max + 1];
-    assert_eq!(sender.export(b"ctx", &mut over).unwrap_err(), Error::ExportTooLong);
+    assert_eq!(
+        sender.export(b"ctx", &mut over).unwrap_err(),
+        Error::ExportTooLong
+    );
     assert!(over.iter().all(|&x| x == 0xaa));
     let mut huge = vec![0u8; 70_000];
-    assert_eq!(receiver.export(b"ctx", &mut huge).unwrap_err(), Error::ExportTooLong);
+    assert_eq!(
+        receiver.export(b"ctx", &mut huge).unwrap_err(),
+        Error::ExportTooLong
+    );
     assert_eq!(
         H::<F>::receive_export_base(&enc, &sk, b"", b"ctx", &mut over).unwrap_err(),
         Error::ExportTooLong
@@ -252,13 +318,25 @@ fn sequence_limit() {
     assert_eq!(sender.sequence_number(), u64::MAX);
 
     // ...and then every path refuses, before touching the buffer.
-    assert_eq!(sender.seal(b"", b"one more").unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(
+        sender.seal(b"", b"one more").unwrap_err(),
+        Error::MessageLimitReached
+    );
     let mut buf = *b"in place";
-    assert_eq!(sender.seal_in_place_detached(b"", &mut buf).unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(
+        sender.seal_in_place_detached(b"", &mut buf).unwrap_err(),
+        Error::MessageLimitReached
+    );
     assert_eq!(&buf, b"in place");
     let mut out = [0u8; 64];
-    assert_eq!(sender.seal_into(b"", b"x", &mut out).unwrap_err(), Error::MessageLimitReached);
-    assert_eq!(receiver.open(b"", &ct).unwrap_err(), Error::MessageLimitReached);
+    assert_eq!(
+        sender.seal_into(b"", b"x", &mut out).unwrap_err(),
+        Error::MessageLimitReached
+    );
+    assert_eq!(
+        receiver.open(b"", &ct).unwrap_err(),
+        Error::MessageLimitReached
+    );
     assert_eq!(sender.sequence_number(), u64::MAX);
     // Export still works: it does not use the sequence.
     let mut x = [0u8; 16];
@@ -273,19 +351,36 @@ fn short_ciphertexts_and_buffers() {
     let (enc, mut sender) = H::setup_sender_base(&mut rng, &pk, b"").unwrap();
     let mut receiver = H::setup_receiver_base(&enc, &sk, b"").unwrap();
     for len in 0..16 {
-        assert_eq!(receiver.open(b"", &vec![0u8; len]).unwrap_err(), Error::Open, "ct of {len} bytes");
+        assert_eq!(
+            receiver.open(b"", &vec![0u8; len]).unwrap_err(),
+            Error::Open,
+            "ct of {len} bytes"
+        );
     }
     let mut small = [0u8; 20];
-    assert_eq!(sender.seal_into(b"", &[1; 5], &mut small).unwrap_err(), Error::InvalidLength);
-    assert_eq!(sender.sequence_number(), 0, "a refused seal does not consume a nonce");
+    assert_eq!(
+        sender.seal_into(b"", &[1; 5], &mut small).unwrap_err(),
+        Error::InvalidLength
+    );
+    assert_eq!(
+        sender.sequence_number(),
+        0,
+        "a refused seal does not consume a nonce"
+    );
     let ct = sender.seal(b"", &[1; 10]).unwrap();
     let mut tiny = [0u8; 9];
-    assert_eq!(receiver.open_into(b"", &ct, &mut tiny).unwrap_err(), Error::InvalidLength);
+    assert_eq!(
+        receiver.open_into(b"", &ct, &mut tiny).unwrap_err(),
+        Error::InvalidLength
+    );
     assert_eq!(receiver.sequence_number(), 0);
     let mut enough = [0u8; 10];
     assert_eq!(receiver.open_into(b"", &ct, &mut enough).unwrap(), 10);
     // Wrong-length input to the single-shot open.
-    assert_eq!(H::open_base(&enc, &sk, b"", b"", &[0; 3]).unwrap_err(), Error::Open);
+    assert_eq!(
+        H::open_base(&enc, &sk, b"", b"", &[0; 3]).unwrap_err(),
+        Error::Open
+    );
 }
 
 #[test]

@@ -11,9 +11,11 @@ use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly,
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 use typed_hpke::kem::{
     AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256, DhKemX25519HkdfSha256, DhKemX448HkdfSha512,
+    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256,
 };
-use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext};
+use typed_hpke::{
+    EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -38,12 +40,19 @@ impl<K: AuthKem> Keys<K> {
     fn new(rng: &mut ChaCha20Rng) -> Self {
         let (sk_r, pk_r) = K::generate(rng);
         let (sk_s, pk_s) = K::generate(rng);
-        Self { sk_r, pk_r, sk_s, pk_s }
+        Self {
+            sk_r,
+            pk_r,
+            sk_s,
+            pk_s,
+        }
     }
 }
 
 fn rng_for(name: &str) -> ChaCha20Rng {
-    let seed = name.bytes().fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)));
+    let seed = name
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)));
     ChaCha20Rng::seed_from_u64(seed)
 }
 
@@ -114,20 +123,42 @@ fn tampered_receivers<K: AuthKem, F: Kdf, A: Aead>(
     let (other_sk, other_pk) = K::generate(rng);
     let enc_flipped = EncappedKey::<K>::from_bytes(&flip(enc.as_bytes(), 13)).unwrap();
 
-    let mut cases: Vec<(&str, Result<ReceiverContext<K, F, A>, Error>)> = vec![
-        ("flipped enc", setup_receiver(mode, &enc_flipped, &keys.sk_r, INFO, &good_psk, &keys.pk_s)),
-        ("flipped info", setup_receiver(mode, enc, &keys.sk_r, &flip(INFO, 9), &good_psk, &keys.pk_s)),
-        ("wrong recipient key", setup_receiver(mode, enc, &other_sk, INFO, &good_psk, &keys.pk_s)),
+    type Receiver<K, F, A> = Result<ReceiverContext<K, F, A>, Error>;
+    let mut cases: Vec<(&str, Receiver<K, F, A>)> = vec![
+        (
+            "flipped enc",
+            setup_receiver(mode, &enc_flipped, &keys.sk_r, INFO, &good_psk, &keys.pk_s),
+        ),
+        (
+            "flipped info",
+            setup_receiver(mode, enc, &keys.sk_r, &flip(INFO, 9), &good_psk, &keys.pk_s),
+        ),
+        (
+            "wrong recipient key",
+            setup_receiver(mode, enc, &other_sk, INFO, &good_psk, &keys.pk_s),
+        ),
     ];
     if matches!(mode, Mode::Psk | Mode::AuthPsk) {
-        cases.push(("wrong psk", setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk, &keys.pk_s)));
-        cases.push(("wrong psk_id", setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk_id, &keys.pk_s)));
+        cases.push((
+            "wrong psk",
+            setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk, &keys.pk_s),
+        ));
+        cases.push((
+            "wrong psk_id",
+            setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk_id, &keys.pk_s),
+        ));
     }
     if matches!(mode, Mode::Auth | Mode::AuthPsk) {
-        cases.push(("wrong sender key", setup_receiver(mode, enc, &keys.sk_r, INFO, &good_psk, &other_pk)));
+        cases.push((
+            "wrong sender key",
+            setup_receiver(mode, enc, &keys.sk_r, INFO, &good_psk, &other_pk),
+        ));
     }
     for (what, receiver) in cases {
-        assert!(!agrees(what, receiver), "{mode:?}: a receiver with a {what} still agrees");
+        assert!(
+            !agrees(what, receiver),
+            "{mode:?}: a receiver with a {what} still agrees"
+        );
     }
 }
 
@@ -135,8 +166,10 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
     let mut rng = rng_for(name);
     let keys = Keys::<K>::new(&mut rng);
     let psk = psk();
-    let (enc, mut sender) = setup_sender::<K, F, A>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
-    let mut receiver = setup_receiver::<K, F, A>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
+    let (enc, mut sender) =
+        setup_sender::<K, F, A>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
+    let mut receiver =
+        setup_receiver::<K, F, A>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
 
     let mut first = None;
     for i in 0..6usize {
@@ -146,7 +179,9 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
             0 => sender.seal(aad.as_bytes(), &pt).unwrap(),
             1 => {
                 let mut buf = pt.clone();
-                let tag = sender.seal_in_place_detached(aad.as_bytes(), &mut buf).unwrap();
+                let tag = sender
+                    .seal_in_place_detached(aad.as_bytes(), &mut buf)
+                    .unwrap();
                 buf.extend_from_slice(&tag);
                 buf
             }
@@ -161,8 +196,14 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
 
         // A tampered ciphertext or aad fails and leaves the receiver's sequence where it was.
         let before = receiver.sequence_number();
-        assert_eq!(receiver.open(aad.as_bytes(), &flip(&ct, i * 8 + 1)), Err(Error::Open));
-        assert_eq!(receiver.open(&flip(aad.as_bytes(), 2), &ct), Err(Error::Open));
+        assert_eq!(
+            receiver.open(aad.as_bytes(), &flip(&ct, i * 8 + 1)),
+            Err(Error::Open)
+        );
+        assert_eq!(
+            receiver.open(&flip(aad.as_bytes(), 2), &ct),
+            Err(Error::Open)
+        );
         assert_eq!(receiver.sequence_number(), before);
 
         let opened = match i % 3 {
@@ -171,7 +212,9 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
                 let (body, tag) = ct.split_at(pt.len());
                 let mut buf = body.to_vec();
                 let tag = typed_hpke::aead::Tag::<A>::try_from(tag).unwrap();
-                receiver.open_in_place_detached(aad.as_bytes(), &mut buf, &tag).unwrap();
+                receiver
+                    .open_in_place_detached(aad.as_bytes(), &mut buf, &tag)
+                    .unwrap();
                 buf
             }
             _ => {
@@ -186,7 +229,10 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
         first.get_or_insert(ct);
     }
     // A replayed first message no longer opens: the nonce has moved on.
-    assert_eq!(receiver.open(b"message 0", first.as_ref().unwrap()), Err(Error::Open));
+    assert_eq!(
+        receiver.open(b"message 0", first.as_ref().unwrap()),
+        Err(Error::Open)
+    );
 
     exports_agree(&sender, &receiver);
 
@@ -204,7 +250,11 @@ fn seal_cell<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
     single_shot::<K, F, A>(mode, &mut rng, &keys);
 }
 
-fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha20Rng, keys: &Keys<K>) {
+fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(
+    mode: Mode,
+    rng: &mut ChaCha20Rng,
+    keys: &Keys<K>,
+) {
     type H<K, F, A> = Hpke<K, F, A>;
     let psk = psk();
     let (aad, pt) = (&b"single-shot aad"[..], &b"single-shot plaintext"[..]);
@@ -212,14 +262,18 @@ fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha2
         Mode::Base => H::<K, F, A>::seal_base(rng, &keys.pk_r, INFO, aad, pt),
         Mode::Psk => H::<K, F, A>::seal_psk(rng, &keys.pk_r, INFO, aad, pt, &psk),
         Mode::Auth => H::<K, F, A>::seal_auth(rng, &keys.pk_r, INFO, aad, pt, &keys.sk_s),
-        Mode::AuthPsk => H::<K, F, A>::seal_auth_psk(rng, &keys.pk_r, INFO, aad, pt, &psk, &keys.sk_s),
+        Mode::AuthPsk => {
+            H::<K, F, A>::seal_auth_psk(rng, &keys.pk_r, INFO, aad, pt, &psk, &keys.sk_s)
+        }
     }
     .unwrap();
     let open = |ct: &[u8]| match mode {
         Mode::Base => H::<K, F, A>::open_base(&enc, &keys.sk_r, INFO, aad, ct),
         Mode::Psk => H::<K, F, A>::open_psk(&enc, &keys.sk_r, INFO, aad, ct, &psk),
         Mode::Auth => H::<K, F, A>::open_auth(&enc, &keys.sk_r, INFO, aad, ct, &keys.pk_s),
-        Mode::AuthPsk => H::<K, F, A>::open_auth_psk(&enc, &keys.sk_r, INFO, aad, ct, &psk, &keys.pk_s),
+        Mode::AuthPsk => {
+            H::<K, F, A>::open_auth_psk(&enc, &keys.sk_r, INFO, aad, ct, &psk, &keys.pk_s)
+        }
     };
     assert_eq!(open(&ct).unwrap(), pt);
     assert_eq!(open(&flip(&ct, 77)), Err(Error::Open));
@@ -227,12 +281,18 @@ fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha2
     // The allocation-free shapes.
     let mut buf = pt.to_vec();
     let (enc2, tag) = match mode {
-        Mode::Base => H::<K, F, A>::seal_base_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf),
-        Mode::Psk => H::<K, F, A>::seal_psk_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf, &psk),
-        Mode::Auth => H::<K, F, A>::seal_auth_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf, &keys.sk_s),
-        Mode::AuthPsk => {
-            H::<K, F, A>::seal_auth_psk_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf, &psk, &keys.sk_s)
+        Mode::Base => {
+            H::<K, F, A>::seal_base_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf)
         }
+        Mode::Psk => {
+            H::<K, F, A>::seal_psk_in_place_detached(rng, &keys.pk_r, INFO, aad, &mut buf, &psk)
+        }
+        Mode::Auth => H::<K, F, A>::seal_auth_in_place_detached(
+            rng, &keys.pk_r, INFO, aad, &mut buf, &keys.sk_s,
+        ),
+        Mode::AuthPsk => H::<K, F, A>::seal_auth_psk_in_place_detached(
+            rng, &keys.pk_r, INFO, aad, &mut buf, &psk, &keys.sk_s,
+        ),
     }
     .unwrap();
     let mut out = vec![0u8; buf.len()];
@@ -240,11 +300,15 @@ fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha2
     ct2.extend_from_slice(&tag);
     let n = match mode {
         Mode::Base => H::<K, F, A>::open_base_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out),
-        Mode::Psk => H::<K, F, A>::open_psk_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &psk),
-        Mode::Auth => H::<K, F, A>::open_auth_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &keys.pk_s),
-        Mode::AuthPsk => {
-            H::<K, F, A>::open_auth_psk_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &psk, &keys.pk_s)
+        Mode::Psk => {
+            H::<K, F, A>::open_psk_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &psk)
         }
+        Mode::Auth => {
+            H::<K, F, A>::open_auth_into(&enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &keys.pk_s)
+        }
+        Mode::AuthPsk => H::<K, F, A>::open_auth_psk_into(
+            &enc2, &keys.sk_r, INFO, aad, &ct2, &mut out, &psk, &keys.pk_s,
+        ),
     }
     .unwrap();
     assert_eq!(&out[..n], pt);
@@ -253,21 +317,34 @@ fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha2
     let (enc3, n) = match mode {
         Mode::Base => H::<K, F, A>::seal_base_into(rng, &keys.pk_r, INFO, aad, pt, &mut sealed),
         Mode::Psk => H::<K, F, A>::seal_psk_into(rng, &keys.pk_r, INFO, aad, pt, &mut sealed, &psk),
-        Mode::Auth => H::<K, F, A>::seal_auth_into(rng, &keys.pk_r, INFO, aad, pt, &mut sealed, &keys.sk_s),
-        Mode::AuthPsk => {
-            H::<K, F, A>::seal_auth_psk_into(rng, &keys.pk_r, INFO, aad, pt, &mut sealed, &psk, &keys.sk_s)
+        Mode::Auth => {
+            H::<K, F, A>::seal_auth_into(rng, &keys.pk_r, INFO, aad, pt, &mut sealed, &keys.sk_s)
         }
+        Mode::AuthPsk => H::<K, F, A>::seal_auth_psk_into(
+            rng,
+            &keys.pk_r,
+            INFO,
+            aad,
+            pt,
+            &mut sealed,
+            &psk,
+            &keys.sk_s,
+        ),
     }
     .unwrap();
     assert_eq!(n, sealed.len());
     let (body, tag) = sealed.split_at_mut(pt.len());
     let tag = typed_hpke::aead::Tag::<A>::try_from(&*tag).unwrap();
     match mode {
-        Mode::Base => H::<K, F, A>::open_base_in_place_detached(&enc3, &keys.sk_r, INFO, aad, body, &tag),
-        Mode::Psk => H::<K, F, A>::open_psk_in_place_detached(&enc3, &keys.sk_r, INFO, aad, body, &tag, &psk),
-        Mode::Auth => {
-            H::<K, F, A>::open_auth_in_place_detached(&enc3, &keys.sk_r, INFO, aad, body, &tag, &keys.pk_s)
+        Mode::Base => {
+            H::<K, F, A>::open_base_in_place_detached(&enc3, &keys.sk_r, INFO, aad, body, &tag)
         }
+        Mode::Psk => {
+            H::<K, F, A>::open_psk_in_place_detached(&enc3, &keys.sk_r, INFO, aad, body, &tag, &psk)
+        }
+        Mode::Auth => H::<K, F, A>::open_auth_in_place_detached(
+            &enc3, &keys.sk_r, INFO, aad, body, &tag, &keys.pk_s,
+        ),
         Mode::AuthPsk => H::<K, F, A>::open_auth_psk_in_place_detached(
             &enc3, &keys.sk_r, INFO, aad, body, &tag, &psk, &keys.pk_s,
         ),
@@ -276,9 +353,18 @@ fn single_shot<K: AuthKem, F: Kdf, A: SealingAead>(mode: Mode, rng: &mut ChaCha2
     assert_eq!(body, pt);
 }
 
-fn exports_agree<K: AuthKem, F: Kdf, A: Aead>(sender: &SenderContext<K, F, A>, receiver: &ReceiverContext<K, F, A>) {
+fn exports_agree<K: AuthKem, F: Kdf, A: Aead>(
+    sender: &SenderContext<K, F, A>,
+    receiver: &ReceiverContext<K, F, A>,
+) {
     let mut previous: Vec<Vec<u8>> = Vec::new();
-    for (ctx, len) in [(&b""[..], 0usize), (b"a", 1), (b"context", 32), (b"context", 33), (b"longer context", 300)] {
+    for (ctx, len) in [
+        (&b""[..], 0usize),
+        (b"a", 1),
+        (b"context", 32),
+        (b"context", 33),
+        (b"longer context", 300),
+    ] {
         let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
         sender.export(ctx, &mut a).unwrap();
         receiver.export(ctx, &mut b).unwrap();
@@ -296,8 +382,10 @@ fn export_cell<K: AuthKem, F: Kdf>(mode: Mode, name: &str) {
     let mut rng = rng_for(name);
     let keys = Keys::<K>::new(&mut rng);
     let psk = psk();
-    let (enc, sender) = setup_sender::<K, F, ExportOnly>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
-    let receiver = setup_receiver::<K, F, ExportOnly>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
+    let (enc, sender) =
+        setup_sender::<K, F, ExportOnly>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
+    let receiver =
+        setup_receiver::<K, F, ExportOnly>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
     exports_agree(&sender, &receiver);
     let good = export32(&receiver);
     tampered_receivers::<K, F, ExportOnly>(mode, &mut rng, &keys, &enc, |_, r| {
@@ -309,15 +397,23 @@ fn export_cell<K: AuthKem, F: Kdf>(mode: Mode, name: &str) {
     let enc = match mode {
         Mode::Base => H::<K, F>::send_export_base(&mut rng, &keys.pk_r, INFO, b"x", &mut a),
         Mode::Psk => H::<K, F>::send_export_psk(&mut rng, &keys.pk_r, INFO, b"x", &mut a, &psk),
-        Mode::Auth => H::<K, F>::send_export_auth(&mut rng, &keys.pk_r, INFO, b"x", &mut a, &keys.sk_s),
-        Mode::AuthPsk => H::<K, F>::send_export_auth_psk(&mut rng, &keys.pk_r, INFO, b"x", &mut a, &psk, &keys.sk_s),
+        Mode::Auth => {
+            H::<K, F>::send_export_auth(&mut rng, &keys.pk_r, INFO, b"x", &mut a, &keys.sk_s)
+        }
+        Mode::AuthPsk => H::<K, F>::send_export_auth_psk(
+            &mut rng, &keys.pk_r, INFO, b"x", &mut a, &psk, &keys.sk_s,
+        ),
     }
     .unwrap();
     match mode {
         Mode::Base => H::<K, F>::receive_export_base(&enc, &keys.sk_r, INFO, b"x", &mut b),
         Mode::Psk => H::<K, F>::receive_export_psk(&enc, &keys.sk_r, INFO, b"x", &mut b, &psk),
-        Mode::Auth => H::<K, F>::receive_export_auth(&enc, &keys.sk_r, INFO, b"x", &mut b, &keys.pk_s),
-        Mode::AuthPsk => H::<K, F>::receive_export_auth_psk(&enc, &keys.sk_r, INFO, b"x", &mut b, &psk, &keys.pk_s),
+        Mode::Auth => {
+            H::<K, F>::receive_export_auth(&enc, &keys.sk_r, INFO, b"x", &mut b, &keys.pk_s)
+        }
+        Mode::AuthPsk => H::<K, F>::receive_export_auth_psk(
+            &enc, &keys.sk_r, INFO, b"x", &mut b, &psk, &keys.pk_s,
+        ),
     }
     .unwrap();
     assert_eq!(a, b);

@@ -38,7 +38,13 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
 
     // key = LabeledExpand(secret, "key", key_schedule_context, Nk)
     if !key.is_empty() {
-        labeled_expand(&secret_hkdf, suite_id, Label::Key, &key_schedule_context, key)?;
+        labeled_expand(
+            &secret_hkdf,
+            suite_id,
+            Label::Key,
+            &key_schedule_context,
+            key,
+        )?;
     }
     // base_nonce = LabeledExpand(secret, "base_nonce", key_schedule_context, Nn)
     if !base_nonce.is_empty() {

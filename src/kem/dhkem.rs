@@ -132,7 +132,9 @@ impl<G: DhGroup> Clone for DhPublicKey<G> {
 
 impl<G: DhGroup> fmt::Debug for DhPublicKey<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("DhPublicKey").field(&super::Hex(&self.bytes)).finish()
+        f.debug_tuple("DhPublicKey")
+            .field(&super::Hex(&self.bytes))
+            .finish()
     }
 }
 
@@ -246,7 +248,10 @@ impl<G: DhGroup> Kem for DhKem<G> {
         Self::encap_with(DhPrivateKey::new(G::random_scalar(rng)), pk_r)
     }
 
-    fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>) -> Result<SharedSecret<Self>, Error> {
+    fn decap(
+        enc: &EncappedKey<Self>,
+        sk_r: &PrivateKey<Self>,
+    ) -> Result<SharedSecret<Self>, Error> {
         // pkE = DeserializePublicKey(enc)
         let pk_e = G::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
         // dh = DH(skR, pkE)
@@ -329,7 +334,12 @@ impl<G: DhGroup> AuthKem for DhKem<G> {
 
 /// `LabeledExpand(dkp_prk, label, info, Nsk)` into a fresh buffer, for `derive_scalar`.
 #[cfg_attr(
-    not(any(feature = "x25519", feature = "x448", feature = "nist", feature = "secp256k1")),
+    not(any(
+        feature = "x25519",
+        feature = "x448",
+        feature = "nist",
+        feature = "secp256k1"
+    )),
     allow(dead_code, reason = "used by the curve modules")
 )]
 pub(crate) fn expand_candidate<H: EagerHash, N: ArraySize>(
@@ -339,6 +349,7 @@ pub(crate) fn expand_candidate<H: EagerHash, N: ArraySize>(
     info: &[u8],
 ) -> Result<Zeroizing<Array<u8, N>>, Error> {
     let mut out = Zeroizing::new(Array::<u8, N>::default());
-    labeled_expand(dkp_prk, suite_id, label, &[info], &mut out).map_err(|_| Error::DeriveKeyPair)?;
+    labeled_expand(dkp_prk, suite_id, label, &[info], &mut out)
+        .map_err(|_| Error::DeriveKeyPair)?;
     Ok(out)
 }

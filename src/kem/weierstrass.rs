@@ -4,7 +4,10 @@
 use elliptic_curve::group::{Curve as _, Group as _};
 use elliptic_curve::point::AffineCoordinates;
 use elliptic_curve::sec1::{FromSec1Point, ModulusSize, ToSec1Point, UncompressedPointSize};
-use elliptic_curve::{AffinePoint, Generate, PrimeField, CurveArithmetic, FieldBytesSize, NonZeroScalar, ProjectivePoint};
+use elliptic_curve::{
+    AffinePoint, CurveArithmetic, FieldBytesSize, Generate, NonZeroScalar, PrimeField,
+    ProjectivePoint,
+};
 use hkdf::Hkdf;
 use hkdf::hmac::EagerHash;
 use hybrid_array::{Array, ArraySize};
@@ -56,16 +59,12 @@ where
         //   bytes[0] = bytes[0] & bitmask
         //   sk = OS2IP(bytes)
         for counter in 0..=u8::MAX {
-            let mut bytes = expand_candidate::<_, Self::NSk>(
-                dkp_prk,
-                suite_id,
-                Label::Candidate,
-                &[counter],
-            )?;
+            let mut bytes =
+                expand_candidate::<_, Self::NSk>(dkp_prk, suite_id, Label::Candidate, &[counter])?;
             if let Some(first) = bytes.first_mut() {
                 *first &= W::BITMASK;
             }
-            if let Some(sk) = NonZeroScalar::<W::Curve>::from_repr((*bytes).clone()).into_option() {
+            if let Some(sk) = NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option() {
                 return Ok(sk);
             }
         }
@@ -104,8 +103,8 @@ where
             return Err(Error::InvalidPublicKey);
         }
         // On the curve, and not the identity (§7.1.4 public key validation).
-        let point = AffinePoint::<W::Curve>::from_sec1_bytes(bytes)
-            .map_err(|_| Error::InvalidPublicKey)?;
+        let point =
+            AffinePoint::<W::Curve>::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPublicKey)?;
         if bool::from(ProjectivePoint::<W::Curve>::from(point).is_identity()) {
             return Err(Error::InvalidPublicKey);
         }
@@ -116,6 +115,8 @@ where
         // DH(sk, pk) is the x-coordinate of sk·pk (SEC1 §3.3.1), Ndh bytes.
         let shared = (ProjectivePoint::<W::Curve>::from(*pk) * **sk).to_affine();
         *out = shared.x();
-        !Choice::from(u8::from(bool::from(ProjectivePoint::<W::Curve>::from(shared).is_identity())))
+        !Choice::from(u8::from(bool::from(
+            ProjectivePoint::<W::Curve>::from(shared).is_identity(),
+        )))
     }
 }

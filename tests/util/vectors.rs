@@ -108,7 +108,10 @@ impl Vector {
     pub fn label(&self) -> String {
         format!(
             "{}mode {} kem {:#06x} kdf {:#06x} aead {:#06x}",
-            self.name.as_deref().map(|n| format!("{n}: ")).unwrap_or_default(),
+            self.name
+                .as_deref()
+                .map(|n| format!("{n}: "))
+                .unwrap_or_default(),
             self.mode,
             self.kem_id,
             self.kdf_id,
