@@ -10,8 +10,10 @@ use crate::Error;
 use crate::key_schedule::Trace;
 
 mod hkdf;
+mod shake;
 
 pub use self::hkdf::{HkdfSha256, HkdfSha384, HkdfSha512};
+pub use self::shake::{MAX_ONE_STAGE_INPUT_LEN, Shake128, Shake256, TurboShake128, TurboShake256};
 
 /// A KDF usable in the HPKE key schedule.
 ///
@@ -21,7 +23,8 @@ pub trait Kdf: crate::sealed::Sealed + Sized + 'static {
     const ID: u16;
     /// `Nh`, the size of the exporter secret in bytes.
     type Nh: ArraySize;
-    /// The longest export this KDF allows: 255·Nh for HKDF (RFC 9180 §5.3).
+    /// The longest export this KDF allows: 255·Nh for HKDF (RFC 9180 §5.3), 65535 for the
+    /// one-stage KDFs (draft-ietf-hpke-hpke).
     const MAX_EXPORT_LEN: usize;
 
     /// The exporter secret in the form `export` wants it (for HKDF, the keyed HMAC state).

@@ -15,8 +15,12 @@ use zeroize::{ZeroizeOnDrop, Zeroizing};
 use crate::Error;
 
 mod dhkem;
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+mod hybrid;
 #[cfg(feature = "secp256k1")]
 mod k256;
+#[cfg(feature = "pq")]
+mod ml_kem;
 #[cfg(feature = "nist")]
 mod nist;
 #[cfg(any(feature = "nist", feature = "secp256k1"))]
@@ -27,8 +31,14 @@ mod x25519;
 mod x448;
 
 pub use self::dhkem::{DhGroup, DhKem};
+#[cfg(all(feature = "pq", feature = "x25519"))]
+pub use self::hybrid::XWing;
+#[cfg(all(feature = "pq", feature = "nist"))]
+pub use self::hybrid::{MlKem768P256, MlKem1024P384};
 #[cfg(feature = "secp256k1")]
 pub use self::k256::{DhKemSecp256k1HkdfSha256, Secp256k1};
+#[cfg(feature = "pq")]
+pub use self::ml_kem::{MlKem512, MlKem768, MlKem1024};
 #[cfg(feature = "nist")]
 pub use self::nist::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256, P384, P521,

@@ -1,10 +1,13 @@
 //! `LabeledExtract` and `LabeledExpand` (RFC 9180 §4), the domain-separated HKDF calls every
-//! other part of HPKE is built from.
+//! other part of HPKE is built from, and `LabeledDerive` (draft-ietf-hpke-hpke §4), their
+//! one-stage counterpart over an extendable-output function.
 //!
 //! Nothing here allocates: the labeled input is fed to HMAC piece by piece instead of being
 //! concatenated into a buffer.
 
 use hkdf::Hkdf;
+use hkdf::hmac::digest::{ExtendableOutput, Update, XofReader};
+
 use hkdf::hmac::{EagerHash, Hmac, KeyInit, Mac, digest::Output};
 use zeroize::Zeroizing;
 
@@ -50,6 +53,8 @@ pub(crate) enum Label {
     Exp,
     /// §5.3 Export
     Sec,
+    /// draft-ietf-hpke-pq §3, §4: DeriveKeyPair of the post-quantum and hybrid KEMs
+    DeriveKeyPair,
 }
 
 impl Label {
@@ -67,6 +72,7 @@ impl Label {
             Self::BaseNonce => b"base_nonce",
             Self::Exp => b"exp",
             Self::Sec => b"sec",
+            Self::DeriveKeyPair => b"DeriveKeyPair",
         }
     }
 }
@@ -90,11 +96,11 @@ pub(crate) fn labeled_extract<H: EagerHash>(
     // is what HMAC's zero padding of an empty key gives (RFC 5869 §2.2).
     let mut mac =
         <Hmac<H> as KeyInit>::new_from_slice(salt).expect("HMAC accepts keys of any length");
-    mac.update(HPKE_VERSION);
-    mac.update(suite_id);
-    mac.update(label.as_bytes());
+    Mac::update(&mut mac, HPKE_VERSION);
+    Mac::update(&mut mac, suite_id);
+    Mac::update(&mut mac, label.as_bytes());
     for piece in ikm {
-        mac.update(piece);
+        Mac::update(&mut mac, piece);
     }
     Zeroizing::new(mac.finalize().into_bytes())
 }
@@ -134,4 +140,67 @@ pub(crate) fn labeled_expand<H: EagerHash>(
     slots.copy_from_slice(info);
     hkdf.expand_multi_info(&pieces[..n], out)
         .map_err(|_| Error::ExportTooLong)
+}
+
+/// The absorbing prefix of `LabeledDerive(ikm, label, context, L)` up to and including the
+/// label: `concat(ikm, "HPKE-v1", suite_id, lengthPrefixed(label))`. What follows is
+/// `concat(I2OSP(L, 2), context)`, see [`labeled_derive_finish`].
+pub(crate) fn labeled_derive_start<X: Default + Update>(
+    ikm: &[&[u8]],
+    suite_id: &[u8],
+    label: Label,
+) -> X {
+    let mut xof = X::default();
+    for piece in ikm {
+        xof.update(piece);
+    }
+    xof.update(HPKE_VERSION);
+    xof.update(suite_id);
+    let label = label.as_bytes();
+    // Labels are short constants; lengthPrefixed(label) = concat(I2OSP(len(label), 2), label).
+    xof.update(&(label.len() as u16).to_be_bytes());
+    xof.update(label);
+    xof
+}
+
+/// Completes `LabeledDerive`: absorbs `concat(I2OSP(L, 2), context)` and squeezes `L = out.len()`
+/// bytes: `Derive(labeled_ikm, L)`.
+///
+/// # Errors
+/// [`Error::ExportTooLong`] if `L` exceeds 65535, which `I2OSP(L, 2)` cannot encode.
+pub(crate) fn labeled_derive_finish<X: Update + ExtendableOutput>(
+    mut xof: X,
+    context: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let len = u16::try_from(out.len()).map_err(|_| Error::ExportTooLong)?;
+    xof.update(&len.to_be_bytes());
+    for piece in context {
+        xof.update(piece);
+    }
+    xof.finalize_xof().read(out);
+    Ok(())
+}
+
+/// `LabeledDerive(ikm, label, context, L)` with `L = out.len()`:
+///
+/// ```text
+/// labeled_ikm = concat(ikm, "HPKE-v1", suite_id, lengthPrefixed(label), I2OSP(L, 2), context)
+/// return Derive(labeled_ikm, L)
+/// ```
+///
+/// # Errors
+/// [`Error::ExportTooLong`] if `L` exceeds 65535.
+pub(crate) fn labeled_derive<X: Default + Update + ExtendableOutput>(
+    ikm: &[&[u8]],
+    suite_id: &[u8],
+    label: Label,
+    context: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    labeled_derive_finish(
+        labeled_derive_start::<X>(ikm, suite_id, label),
+        context,
+        out,
+    )
 }

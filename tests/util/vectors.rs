@@ -102,6 +102,7 @@ pub struct Vector {
     #[serde(default)]
     pub exports: Vec<Export>,
     pub rejected_candidate_counter0: Option<Hex>,
+    pub suite_id: Option<Hex>,
 }
 
 impl Vector {

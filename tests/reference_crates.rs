@@ -1,0 +1,203 @@
+//! The post-quantum KEMs against reference implementations used directly, on 200 random seeds
+//! each: key generation, encapsulation with the same randomness, and decapsulation (of honest
+//! and of random ciphertexts) agree byte for byte.
+//!
+//! X-Wing is checked against the `x-wing` crate, ML-KEM against `ml-kem`. No crate implements
+//! MLKEM768-P256 or MLKEM1024-P384, so those are checked against their definition computed here
+//! from `ml-kem`, `p256` / `p384`, SHAKE256 and SHA3-256 directly.
+
+use ml_kem::kem::{Decapsulate, KeyExport};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use sha3::Digest;
+use shake::digest::{ExtendableOutput, Update, XofReader};
+use typed_hpke::kem::{Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024, MlKem1024P384, XWing};
+use typed_hpke::{EncappedKey, PrivateKey};
+
+const SEEDS: usize = 200;
+
+fn rng(label: &str) -> ChaCha20Rng {
+    ChaCha20Rng::from_seed(sha3::Sha3_256::digest(label.as_bytes()).into())
+}
+
+fn random<const N: usize>(rng: &mut ChaCha20Rng) -> [u8; N] {
+    let mut out = [0u8; N];
+    rng.fill_bytes(&mut out);
+    out
+}
+
+#[test]
+fn xwing_matches_the_x_wing_crate() {
+    let mut rng = rng("x-wing");
+    for i in 0..SEEDS {
+        let seed: [u8; 32] = random(&mut rng);
+        let theirs = x_wing::DecapsulationKey::from(seed);
+        let ours = PrivateKey::<XWing>::from_bytes(&seed).unwrap();
+        let their_ek = ml_kem::kem::Decapsulator::encapsulation_key(&theirs);
+        let pk = ours.public_key();
+        assert_eq!(pk.as_bytes(), &their_ek.to_bytes()[..], "#{i} pk");
+
+        let eseed: [u8; 64] = random(&mut rng);
+        let (their_ct, their_ss) = their_ek.encapsulate_deterministic(&eseed.into());
+        let (our_ss, our_ct) = XWing::encap_deterministic(&eseed, &pk).unwrap();
+        assert_eq!(our_ct.as_bytes(), &their_ct[..], "#{i} ct");
+        assert_eq!(our_ss.as_bytes(), &their_ss[..], "#{i} ss");
+        assert_eq!(
+            XWing::decap(&our_ct, &ours).unwrap().as_bytes(),
+            &their_ss[..]
+        );
+
+        // A random ciphertext: both implicit-reject (ML-KEM) and agree on the result.
+        let junk: [u8; 1120] = std::array::from_fn(|_| rng.next_u32() as u8);
+        let ours_junk = XWing::decap(&EncappedKey::from_bytes(&junk).unwrap(), &ours).unwrap();
+        assert_eq!(
+            ours_junk.as_bytes(),
+            &theirs.decapsulate(&junk.into())[..],
+            "#{i} junk"
+        );
+    }
+}
+
+macro_rules! ml_kem_matches {
+    ($test:ident, $ours:ty, $theirs:ty, $nct:literal) => {
+        #[test]
+        fn $test() {
+            let mut rng = rng(stringify!($test));
+            for i in 0..SEEDS {
+                let seed: [u8; 64] = random(&mut rng);
+                let theirs = ml_kem::DecapsulationKey::<$theirs>::from_seed(seed.into());
+                let ours = PrivateKey::<$ours>::from_bytes(&seed).unwrap();
+                let their_ek = theirs.encapsulation_key();
+                let pk = ours.public_key();
+                assert_eq!(pk.as_bytes(), &their_ek.to_bytes()[..], "#{i} pk");
+
+                let m: [u8; 32] = random(&mut rng);
+                let (their_ct, their_ss) = their_ek.encapsulate_deterministic(&m.into());
+                let (our_ss, our_ct) = <$ours>::encap_deterministic(&m, &pk).unwrap();
+                assert_eq!(our_ct.as_bytes(), &their_ct[..], "#{i} ct");
+                assert_eq!(our_ss.as_bytes(), &their_ss[..], "#{i} ss");
+                assert_eq!(
+                    <$ours>::decap(&our_ct, &ours).unwrap().as_bytes(),
+                    &their_ss[..]
+                );
+
+                let junk: [u8; $nct] = std::array::from_fn(|_| rng.next_u32() as u8);
+                let enc = EncappedKey::<$ours>::from_bytes(&junk).unwrap();
+                assert_eq!(
+                    <$ours>::decap(&enc, &ours).unwrap().as_bytes(),
+                    &theirs.decapsulate(&junk.into())[..],
+                    "#{i} junk"
+                );
+            }
+        }
+    };
+}
+
+ml_kem_matches!(ml_kem_512_matches_ml_kem, MlKem512, ml_kem::MlKem512, 768);
+ml_kem_matches!(ml_kem_768_matches_ml_kem, MlKem768, ml_kem::MlKem768, 1088);
+ml_kem_matches!(
+    ml_kem_1024_matches_ml_kem,
+    MlKem1024,
+    ml_kem::MlKem1024,
+    1568
+);
+
+/// MLKEM768-P256 and MLKEM1024-P384 from their definition (draft-irtf-cfrg-hybrid-kems as
+/// draft-ietf-hpke-pq §4 instantiates it), written out here over the reference crates.
+macro_rules! nist_hybrid_matches {
+    ($test:ident, $ours:ty, $params:ty, $curve:ident, $nscalar:literal, $label:literal) => {
+        #[test]
+        fn $test() {
+            use $curve::elliptic_curve::point::AffineCoordinates;
+            use $curve::elliptic_curve::sec1::{FromSec1Point, ToSec1Point};
+            use $curve::{AffinePoint, NonZeroScalar, ProjectivePoint};
+
+            fn valid_scalar(bytes: &[u8]) -> Option<NonZeroScalar> {
+                NonZeroScalar::from_repr(bytes.try_into().ok()?).into_option()
+            }
+
+            let mut rng = rng(stringify!($test));
+            for i in 0..SEEDS {
+                // Key generation: SHAKE256(seed) = d || z || candidate || candidate ...
+                let seed: [u8; 32] = random(&mut rng);
+                let mut xof = shake::Shake256::default();
+                xof.update(&seed);
+                let mut reader = xof.finalize_xof();
+                let mut dz = [0u8; 64];
+                reader.read(&mut dz);
+                let sk_t = loop {
+                    let mut c = [0u8; $nscalar];
+                    reader.read(&mut c);
+                    if let Some(s) = valid_scalar(&c) {
+                        break s;
+                    }
+                };
+                let dk_m = ml_kem::DecapsulationKey::<$params>::from_seed(dz.into());
+                let pk_t = (ProjectivePoint::GENERATOR * *sk_t)
+                    .to_affine()
+                    .to_sec1_point(false);
+                let mut pk = dk_m.encapsulation_key().to_bytes().to_vec();
+                pk.extend_from_slice(pk_t.as_bytes());
+
+                let ours = PrivateKey::<$ours>::from_bytes(&seed).unwrap();
+                let our_pk = ours.public_key();
+                assert_eq!(our_pk.as_bytes(), &pk[..], "#{i} pk");
+
+                // Encapsulation: m, then the ephemeral scalar candidates.
+                let m: [u8; 32] = random(&mut rng);
+                let sk_e = loop {
+                    let c: [u8; $nscalar] = std::array::from_fn(|_| rng.next_u32() as u8);
+                    if valid_scalar(&c).is_some() {
+                        break c;
+                    }
+                };
+                let e = valid_scalar(&sk_e).unwrap();
+                let (ct_m, ss_m) = dk_m
+                    .encapsulation_key()
+                    .encapsulate_deterministic(&m.into());
+                let ct_t = (ProjectivePoint::GENERATOR * *e)
+                    .to_affine()
+                    .to_sec1_point(false);
+                let pk_t_point = AffinePoint::from_sec1_point(&pk_t).unwrap();
+                let ss_t = (ProjectivePoint::from(pk_t_point) * *e).to_affine().x();
+                let ss = sha3::Sha3_256::new()
+                    .chain_update(ss_m)
+                    .chain_update(ss_t)
+                    .chain_update(ct_t.as_bytes())
+                    .chain_update(pk_t.as_bytes())
+                    .chain_update($label)
+                    .finalize();
+                let mut ct = ct_m.to_vec();
+                ct.extend_from_slice(ct_t.as_bytes());
+
+                let mut ikm_e = m.to_vec();
+                ikm_e.extend_from_slice(&sk_e);
+                let (our_ss, our_ct) = <$ours>::encap_deterministic(&ikm_e, &our_pk).unwrap();
+                assert_eq!(our_ct.as_bytes(), &ct[..], "#{i} ct");
+                assert_eq!(our_ss.as_bytes(), &ss[..], "#{i} ss");
+                assert_eq!(
+                    <$ours>::decap(&our_ct, &ours).unwrap().as_bytes(),
+                    &ss[..],
+                    "#{i} decap"
+                );
+            }
+        }
+    };
+}
+
+nist_hybrid_matches!(
+    mlkem768_p256_matches_its_definition,
+    MlKem768P256,
+    ml_kem::MlKem768,
+    p256,
+    32,
+    b"MLKEM768-P256"
+);
+nist_hybrid_matches!(
+    mlkem1024_p384_matches_its_definition,
+    MlKem1024P384,
+    ml_kem::MlKem1024,
+    p384,
+    48,
+    b"MLKEM1024-P384"
+);
