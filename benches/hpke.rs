@@ -8,10 +8,11 @@ use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::Hpke;
 use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, SealingAead};
-use typed_hpke::kdf::{HkdfSha256, Kdf};
+use typed_hpke::kdf::{HkdfSha256, Kdf, Shake256};
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, XWing,
 };
 
 fn bench_kem<K: Kem>(c: &mut Criterion, name: &str) {
@@ -94,6 +95,51 @@ fn kems(c: &mut Criterion) {
     bench_kem::<DhKemP384HkdfSha384>(c, "p384");
     bench_kem::<DhKemP521HkdfSha512>(c, "p521");
     bench_kem::<DhKemSecp256k1HkdfSha256>(c, "k256");
+    bench_kem::<MlKem512>(c, "mlkem512");
+    bench_kem::<MlKem768>(c, "mlkem768");
+    bench_kem::<MlKem1024>(c, "mlkem1024");
+    bench_kem::<XWing>(c, "xwing");
+    bench_kem::<MlKem768P256>(c, "mlkem768_p256");
+    bench_kem::<MlKem1024P384>(c, "mlkem1024_p384");
+}
+
+/// X-Wing decapsulation next to what it is made of: the floor (ML-KEM-768 decapsulation with
+/// an expanded key, one X25519 multiplication, the SHA3-256 combiner) and the `x-wing` crate,
+/// which re-expands its seed on every call (as hpke-ng's X-Wing does).
+fn xwing_decap_floor(c: &mut Criterion) {
+    use ml_kem::kem::{Decapsulate, KeyExport};
+    use sha3::Digest;
+    let mut g = c.benchmark_group("kem/xwing");
+    let seed = [0x24u8; 32];
+    let ours = typed_hpke::PrivateKey::<XWing>::from_bytes(&seed).unwrap();
+    let (_, enc) = XWing::encap(&mut ChaCha20Rng::seed_from_u64(3), &ours.public_key()).unwrap();
+    let ct = x_wing::Ciphertext::try_from(enc.as_bytes()).unwrap();
+
+    let theirs = x_wing::DecapsulationKey::from(seed);
+    g.bench_function("decap_x_wing_crate", |b| {
+        b.iter(|| theirs.decapsulate(black_box(&ct)))
+    });
+
+    let dk_m = ml_kem::DecapsulationKey::<ml_kem::MlKem768>::from_seed([0x11; 64].into());
+    let ct_m = ml_kem::Ciphertext::<ml_kem::MlKem768>::try_from(&enc.as_bytes()[..1088]).unwrap();
+    let sk_x = [0x42u8; 32];
+    let pk_x = x25519_dalek::x25519(sk_x, x25519_dalek::X25519_BASEPOINT_BYTES);
+    let ct_x: [u8; 32] = enc.as_bytes()[1088..].try_into().unwrap();
+    let _ = dk_m.encapsulation_key().to_bytes();
+    g.bench_function("decap_floor", |b| {
+        b.iter(|| {
+            let ss_m = dk_m.decapsulate(black_box(&ct_m));
+            let ss_x = x25519_dalek::x25519(black_box(sk_x), black_box(ct_x));
+            sha3::Sha3_256::new()
+                .chain_update(ss_m)
+                .chain_update(ss_x)
+                .chain_update(ct_x)
+                .chain_update(pk_x)
+                .chain_update(b"\\.//^\\")
+                .finalize()
+        })
+    });
+    g.finish();
 }
 
 fn suites(c: &mut Criterion) {
@@ -101,11 +147,14 @@ fn suites(c: &mut Criterion) {
     bench_suite::<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>(c, "x25519_sha256_aes128");
     bench_suite::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(c, "p256_sha256_aes128");
     bench_suite::<DhKemP256HkdfSha256, HkdfSha256, ChaCha20Poly1305>(c, "p256_sha256_chacha20");
+    bench_suite::<XWing, HkdfSha256, ChaCha20Poly1305>(c, "xwing_sha256_chacha20");
+    bench_suite::<MlKem768, HkdfSha256, ChaCha20Poly1305>(c, "mlkem768_sha256_chacha20");
+    bench_suite::<XWing, Shake256, ChaCha20Poly1305>(c, "xwing_shake256_chacha20");
 }
 
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(2));
-    targets = kems, suites
+    targets = kems, xwing_decap_floor, suites
 }
 criterion_main!(benches);

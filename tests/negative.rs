@@ -3,10 +3,14 @@
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
-use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
+use typed_hpke::kdf::{
+    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, MAX_ONE_STAGE_INPUT_LEN, Shake128, Shake256,
+    TurboShake128, TurboShake256,
+};
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, XWing,
 };
 use typed_hpke::{EncappedKey, Error, Hpke, MIN_PSK_LEN, PrivateKey, Psk, PublicKey};
 
@@ -60,6 +64,12 @@ fn every_parser_rejects_wrong_lengths() {
     wrong_lengths::<DhKemP384HkdfSha384>();
     wrong_lengths::<DhKemP521HkdfSha512>();
     wrong_lengths::<DhKemSecp256k1HkdfSha256>();
+    wrong_lengths::<MlKem512>();
+    wrong_lengths::<MlKem768>();
+    wrong_lengths::<MlKem1024>();
+    wrong_lengths::<XWing>();
+    wrong_lengths::<MlKem768P256>();
+    wrong_lengths::<MlKem1024P384>();
 }
 
 /// Off-curve points, the identity, compressed and hybrid SEC1 forms: all rejected as public
@@ -392,4 +402,147 @@ fn derive_key_pair_accepts_any_ikm_length() {
         assert!(DhKemP521HkdfSha512::derive_key_pair(&ikm).is_ok());
         assert!(DhKemX448HkdfSha512::derive_key_pair(&ikm).is_ok());
     }
+}
+
+/// An ML-KEM encapsulation key with a coefficient of 4095 (>= q = 3329) fails the FIPS 203
+/// modulus check, alone or as the first half of a hybrid key.
+fn ml_kem_modulus_check<K: Kem>() {
+    let (_, pk) = K::generate(&mut rng());
+    let mut bytes = pk.as_bytes().to_vec();
+    // The first 12-bit coefficient is bytes[0] | (bytes[1] & 0x0f) << 8.
+    bytes[0] = 0xff;
+    bytes[1] |= 0x0f;
+    assert_eq!(
+        PublicKey::<K>::from_bytes(&bytes).unwrap_err(),
+        Error::InvalidPublicKey
+    );
+}
+
+#[test]
+fn malformed_encapsulation_keys() {
+    ml_kem_modulus_check::<MlKem512>();
+    ml_kem_modulus_check::<MlKem768>();
+    ml_kem_modulus_check::<MlKem1024>();
+    ml_kem_modulus_check::<XWing>();
+    ml_kem_modulus_check::<MlKem768P256>();
+    ml_kem_modulus_check::<MlKem1024P384>();
+
+    // The traditional half of the NIST hybrids is validated like a DH-KEM key: off the curve,
+    // it is refused as a public key and fails decapsulation as a ciphertext.
+    fn nist_half<K: Kem>() {
+        let mut rng = rng();
+        let (sk, pk) = K::generate(&mut rng);
+        let mut bytes = pk.as_bytes().to_vec();
+        *bytes.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            PublicKey::<K>::from_bytes(&bytes).unwrap_err(),
+            Error::InvalidPublicKey
+        );
+        let (_, enc) = K::encap(&mut rng, &pk).unwrap();
+        let mut enc = enc.as_bytes().to_vec();
+        *enc.last_mut().unwrap() ^= 1;
+        let enc = EncappedKey::<K>::from_bytes(&enc).unwrap();
+        assert_eq!(K::decap(&enc, &sk).unwrap_err(), Error::Decap);
+    }
+    nist_half::<MlKem768P256>();
+    nist_half::<MlKem1024P384>();
+}
+
+/// ML-KEM's implicit rejection: a tampered ciphertext decapsulates, to another secret, and the
+/// message then fails to open.
+fn implicit_rejection<K: Kem>() {
+    type H<K> = Hpke<K, HkdfSha256, Aes128Gcm>;
+    let mut rng = rng();
+    let (sk, pk) = K::generate(&mut rng);
+    let (ss, enc) = K::encap(&mut rng, &pk).unwrap();
+    assert_eq!(K::decap(&enc, &sk).unwrap(), ss);
+    let mut tampered = enc.as_bytes().to_vec();
+    tampered[5] ^= 0x10;
+    let tampered = EncappedKey::<K>::from_bytes(&tampered).unwrap();
+    let other = K::decap(&tampered, &sk).expect("implicit rejection yields a secret");
+    assert_ne!(other, ss);
+
+    let (enc, ct) = H::<K>::seal_base(&mut rng, &pk, b"info", b"aad", b"message").unwrap();
+    let mut tampered = enc.as_bytes().to_vec();
+    tampered[0] ^= 1;
+    let tampered = EncappedKey::<K>::from_bytes(&tampered).unwrap();
+    assert_eq!(
+        H::<K>::open_base(&tampered, &sk, b"info", b"aad", &ct),
+        Err(Error::Open)
+    );
+    assert_eq!(
+        H::<K>::open_base(&enc, &sk, b"info", b"aad", &ct).unwrap(),
+        b"message"
+    );
+}
+
+#[test]
+fn tampered_pq_ciphertexts_fail_to_open() {
+    implicit_rejection::<MlKem512>();
+    implicit_rejection::<MlKem768>();
+    implicit_rejection::<MlKem1024>();
+    implicit_rejection::<XWing>();
+    implicit_rejection::<MlKem768P256>();
+    implicit_rejection::<MlKem1024P384>();
+}
+
+/// One-stage KDFs length-prefix `psk`, `psk_id`, `info` and `exporter_context` with two bytes:
+/// 65535 bytes is the most each can be, and one more is an error, never a truncation.
+fn one_stage_limits<F: Kdf>() {
+    type H<F> = Hpke<XWing, F, ChaCha20Poly1305>;
+    let mut rng = rng();
+    let (sk, pk) = XWing::generate(&mut rng);
+    let max = vec![0x61u8; MAX_ONE_STAGE_INPUT_LEN];
+    let over = vec![0x61u8; MAX_ONE_STAGE_INPUT_LEN + 1];
+
+    // The longest inputs work end to end.
+    let psk = Psk::new(&max, &max).unwrap();
+    let (enc, ct) = H::<F>::seal_psk(&mut rng, &pk, &max, b"", b"pt", &psk).unwrap();
+    assert_eq!(
+        H::<F>::open_psk(&enc, &sk, &max, b"", &ct, &psk).unwrap(),
+        b"pt"
+    );
+    let (enc, ctx) = H::<F>::setup_sender_base(&mut rng, &pk, b"").unwrap();
+    let mut out = vec![0u8; F::MAX_EXPORT_LEN];
+    ctx.export(&max, &mut out).unwrap();
+
+    // One byte more anywhere is refused.
+    assert_eq!(
+        H::<F>::setup_sender_base(&mut rng, &pk, &over).unwrap_err(),
+        Error::InputTooLong
+    );
+    assert_eq!(
+        H::<F>::setup_receiver_base(&enc, &sk, &over).unwrap_err(),
+        Error::InputTooLong
+    );
+    let long_psk = Psk::new(&over, b"id").unwrap();
+    assert_eq!(
+        H::<F>::setup_sender_psk(&mut rng, &pk, b"", &long_psk).unwrap_err(),
+        Error::InputTooLong
+    );
+    let long_id = Psk::new(&[1; 32], &over).unwrap();
+    assert_eq!(
+        H::<F>::setup_receiver_psk(&enc, &sk, b"", &long_id).unwrap_err(),
+        Error::InputTooLong
+    );
+    let mut small = [0xaau8; 16];
+    assert_eq!(
+        ctx.export(&over, &mut small).unwrap_err(),
+        Error::InputTooLong
+    );
+    assert_eq!(small, [0xaa; 16]);
+    let mut too_long = vec![0u8; F::MAX_EXPORT_LEN + 1];
+    assert_eq!(
+        ctx.export(b"", &mut too_long).unwrap_err(),
+        Error::ExportTooLong
+    );
+}
+
+#[test]
+fn one_stage_input_limits() {
+    assert_eq!(MAX_ONE_STAGE_INPUT_LEN, 65_535);
+    one_stage_limits::<Shake128>();
+    one_stage_limits::<Shake256>();
+    one_stage_limits::<TurboShake128>();
+    one_stage_limits::<TurboShake256>();
 }
