@@ -15,6 +15,12 @@ macro_rules! for_each_kem {
         $f::<typed_hpke::kem::DhKemP384HkdfSha384>($data);
         $f::<typed_hpke::kem::DhKemP521HkdfSha512>($data);
         $f::<typed_hpke::kem::DhKemSecp256k1HkdfSha256>($data);
+        $f::<typed_hpke::kem::MlKem512>($data);
+        $f::<typed_hpke::kem::MlKem768>($data);
+        $f::<typed_hpke::kem::MlKem1024>($data);
+        $f::<typed_hpke::kem::XWing>($data);
+        $f::<typed_hpke::kem::MlKem768P256>($data);
+        $f::<typed_hpke::kem::MlKem1024P384>($data);
     }};
 }
 
