@@ -183,40 +183,50 @@ type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
 /// refuse, and no vector file gives them auth-mode vectors (a vector that tried would fail).
 trait MaybeAuth: Kem {
     fn auth_encap(
-        ikm_e: &[u8],
-        pk_r: &PublicKey<Self>,
-        sk_s: &PrivateKey<Self>,
-    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+        _ikm_e: &[u8],
+        _pk_r: &PublicKey<Self>,
+        _sk_s: &PrivateKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+        Err(Error::Encap)
+    }
     fn auth_decap(
-        enc: &EncappedKey<Self>,
-        sk_r: &PrivateKey<Self>,
-        pk_s: &PublicKey<Self>,
-    ) -> Result<SharedSecret<Self>, Error>;
+        _enc: &EncappedKey<Self>,
+        _sk_r: &PrivateKey<Self>,
+        _pk_s: &PublicKey<Self>,
+    ) -> Result<SharedSecret<Self>, Error> {
+        Err(Error::Decap)
+    }
     fn setup_sender<F: Kdf, A: Aead>(
-        ikm_e: &[u8],
-        pk_r: &PublicKey<Self>,
-        info: &[u8],
-        psk: Option<&Psk<'_>>,
-        sk_s: &PrivateKey<Self>,
-    ) -> Result<Sender<Self, F, A>, Error>;
+        _ikm_e: &[u8],
+        _pk_r: &PublicKey<Self>,
+        _info: &[u8],
+        _psk: Option<&Psk<'_>>,
+        _sk_s: &PrivateKey<Self>,
+    ) -> Result<Sender<Self, F, A>, Error> {
+        Err(Error::Encap)
+    }
     fn setup_receiver<F: Kdf, A: Aead>(
-        enc: &EncappedKey<Self>,
-        sk_r: &PrivateKey<Self>,
-        info: &[u8],
-        psk: Option<&Psk<'_>>,
-        pk_s: &PublicKey<Self>,
-    ) -> Result<ReceiverContext<Self, F, A>, Error>;
+        _enc: &EncappedKey<Self>,
+        _sk_r: &PrivateKey<Self>,
+        _info: &[u8],
+        _psk: Option<&Psk<'_>>,
+        _pk_s: &PublicKey<Self>,
+    ) -> Result<ReceiverContext<Self, F, A>, Error> {
+        Err(Error::Decap)
+    }
     /// Single-shot `ReceiveExportAuth` / `ReceiveExportAuthPSK`.
     #[allow(clippy::too_many_arguments)]
     fn receive_export<F: Kdf, A: Aead>(
-        enc: &EncappedKey<Self>,
-        sk_r: &PrivateKey<Self>,
-        info: &[u8],
-        exporter_context: &[u8],
-        out: &mut [u8],
-        psk: Option<&Psk<'_>>,
-        pk_s: &PublicKey<Self>,
-    ) -> Result<(), Error>;
+        _enc: &EncappedKey<Self>,
+        _sk_r: &PrivateKey<Self>,
+        _info: &[u8],
+        _exporter_context: &[u8],
+        _out: &mut [u8],
+        _psk: Option<&Psk<'_>>,
+        _pk_s: &PublicKey<Self>,
+    ) -> Result<(), Error> {
+        Err(Error::Decap)
+    }
 }
 
 macro_rules! with_auth {
@@ -287,56 +297,6 @@ macro_rules! with_auth {
     )*};
 }
 
-macro_rules! without_auth {
-    ($($k:ty),*) => {$(
-        impl MaybeAuth for $k {
-            fn auth_encap(
-                _: &[u8],
-                _: &PublicKey<Self>,
-                _: &PrivateKey<Self>,
-            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                Err(Error::Encap)
-            }
-            fn auth_decap(
-                _: &EncappedKey<Self>,
-                _: &PrivateKey<Self>,
-                _: &PublicKey<Self>,
-            ) -> Result<SharedSecret<Self>, Error> {
-                Err(Error::Decap)
-            }
-            fn setup_sender<F: Kdf, A: Aead>(
-                _: &[u8],
-                _: &PublicKey<Self>,
-                _: &[u8],
-                _: Option<&Psk<'_>>,
-                _: &PrivateKey<Self>,
-            ) -> Result<Sender<Self, F, A>, Error> {
-                Err(Error::Encap)
-            }
-            fn setup_receiver<F: Kdf, A: Aead>(
-                _: &EncappedKey<Self>,
-                _: &PrivateKey<Self>,
-                _: &[u8],
-                _: Option<&Psk<'_>>,
-                _: &PublicKey<Self>,
-            ) -> Result<ReceiverContext<Self, F, A>, Error> {
-                Err(Error::Decap)
-            }
-            fn receive_export<F: Kdf, A: Aead>(
-                _: &EncappedKey<Self>,
-                _: &PrivateKey<Self>,
-                _: &[u8],
-                _: &[u8],
-                _: &mut [u8],
-                _: Option<&Psk<'_>>,
-                _: &PublicKey<Self>,
-            ) -> Result<(), Error> {
-                Err(Error::Decap)
-            }
-        }
-    )*};
-}
-
 with_auth!(
     DhKemP256HkdfSha256,
     DhKemP384HkdfSha384,
@@ -345,14 +305,12 @@ with_auth!(
     DhKemX25519HkdfSha256,
     DhKemX448HkdfSha512
 );
-without_auth!(
-    MlKem512,
-    MlKem768,
-    MlKem1024,
-    XWing,
-    MlKem768P256,
-    MlKem1024P384
-);
+impl MaybeAuth for MlKem512 {}
+impl MaybeAuth for MlKem768 {}
+impl MaybeAuth for MlKem1024 {}
+impl MaybeAuth for XWing {}
+impl MaybeAuth for MlKem768P256 {}
+impl MaybeAuth for MlKem1024P384 {}
 
 fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) -> Check {
     type H<K, F, A> = Hpke<K, F, A>;
