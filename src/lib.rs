@@ -19,6 +19,8 @@ pub mod kem;
 mod key_schedule;
 mod labeled;
 mod psk;
+#[cfg(feature = "serde")]
+mod serde_impls;
 
 pub use crate::context::{ReceiverContext, SenderContext};
 pub use crate::error::Error;

@@ -1,0 +1,122 @@
+//! `serde` support for keys (feature `serde`): bytes in binary formats, lowercase hex strings
+//! in human-readable ones. Deserialization goes through `from_bytes`, so it validates exactly
+//! as parsing does. Nothing here allocates: the largest key (1665 bytes) fits a stack buffer.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+use zeroize::Zeroizing;
+
+use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey};
+
+/// The longest serialized key or encapsulated key of any KEM (MLKEM1024-P384).
+const MAX_LEN: usize = 1665;
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn serialize_bytes<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+    if !serializer.is_human_readable() {
+        return serializer.serialize_bytes(bytes);
+    }
+    let mut buf = Zeroizing::new([0u8; 2 * MAX_LEN]);
+    let out = buf
+        .get_mut(..2 * bytes.len())
+        .ok_or_else(|| serde::ser::Error::custom("key longer than any KEM's"))?;
+    for (pair, b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 0x0f)];
+    }
+    let hex = core::str::from_utf8(out).map_err(serde::ser::Error::custom)?;
+    serializer.serialize_str(hex)
+}
+
+fn hex_value(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Collects the bytes (or decodes the hex) into a stack buffer, then hands them to `parse`.
+struct BytesVisitor<T, P>(P, PhantomData<T>);
+
+impl<'de, T, P> Visitor<'de> for BytesVisitor<T, P>
+where
+    P: FnOnce(&[u8]) -> Result<T, crate::Error>,
+{
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("key bytes, or a hex string of them")
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        let v = v.as_bytes();
+        if v.len() % 2 != 0 || v.len() > 2 * MAX_LEN {
+            return Err(E::invalid_length(v.len(), &self));
+        }
+        let mut buf = Zeroizing::new([0u8; MAX_LEN]);
+        for (dst, pair) in buf.iter_mut().zip(v.chunks_exact(2)) {
+            let (hi, lo) = (hex_value(pair[0]), hex_value(pair[1]));
+            *dst = (hi.zip(lo).map(|(h, l)| h << 4 | l))
+                .ok_or_else(|| E::custom("invalid hex digit"))?;
+        }
+        (self.0)(&buf[..v.len() / 2]).map_err(E::custom)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_LEN]);
+        let mut len = 0;
+        while let Some(b) = seq.next_element::<u8>()? {
+            let slot = buf.get_mut(len).ok_or_else(|| {
+                de::Error::invalid_length(len + 1, &"a key of at most 1665 bytes")
+            })?;
+            *slot = b;
+            len += 1;
+        }
+        (self.0)(&buf[..len]).map_err(de::Error::custom)
+    }
+}
+
+fn deserialize_with<'de, D, T>(
+    deserializer: D,
+    parse: impl FnOnce(&[u8]) -> Result<T, crate::Error>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    if deserializer.is_human_readable() {
+        deserializer.deserialize_str(BytesVisitor(parse, PhantomData))
+    } else {
+        deserializer.deserialize_bytes(BytesVisitor(parse, PhantomData))
+    }
+}
+
+macro_rules! serde_key {
+    ($ty:ident, $bytes:expr) => {
+        impl<K: Kem> Serialize for $ty<K> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                #[allow(clippy::redundant_closure_call)]
+                serialize_bytes(&($bytes)(self), serializer)
+            }
+        }
+
+        impl<'de, K: Kem> serde::Deserialize<'de> for $ty<K> {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserialize_with(deserializer, $ty::<K>::from_bytes)
+            }
+        }
+    };
+}
+
+serde_key!(PublicKey, |k: &PublicKey<K>| k.to_bytes());
+serde_key!(EncappedKey, |k: &EncappedKey<K>| k.to_bytes());
+serde_key!(PrivateKey, |k: &PrivateKey<K>| k.to_bytes());

@@ -1,0 +1,61 @@
+//! Keys through serde: hex strings in JSON, validated on the way in exactly as `from_bytes`.
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::kem::{DhKemP256HkdfSha256, DhKemX25519HkdfSha256, Kem, MlKem1024P384, XWing};
+use typed_hpke::{EncappedKey, PrivateKey, PublicKey};
+
+fn round_trip<K: Kem>() {
+    let mut rng = ChaCha20Rng::seed_from_u64(0x5e5d);
+    let (sk, pk) = K::generate(&mut rng);
+    let (_, enc) = K::encap(&mut rng, &pk).unwrap();
+
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let pk_json = serde_json::to_string(&pk).unwrap();
+    assert_eq!(pk_json, format!("\"{}\"", hex(pk.as_bytes())));
+    assert_eq!(serde_json::from_str::<PublicKey<K>>(&pk_json).unwrap(), pk);
+
+    let sk_json = serde_json::to_string(&sk).unwrap();
+    assert_eq!(sk_json, format!("\"{}\"", hex(&sk.to_bytes())));
+    assert_eq!(serde_json::from_str::<PrivateKey<K>>(&sk_json).unwrap(), sk);
+
+    let enc_json = serde_json::to_string(&enc).unwrap();
+    assert_eq!(
+        serde_json::from_str::<EncappedKey<K>>(&enc_json).unwrap(),
+        enc
+    );
+
+    // Upper-case hex is read too; odd lengths, bad digits and wrong lengths are errors.
+    let upper = pk_json.to_uppercase();
+    assert_eq!(serde_json::from_str::<PublicKey<K>>(&upper).unwrap(), pk);
+    assert!(serde_json::from_str::<PublicKey<K>>("\"abc\"").is_err());
+    assert!(serde_json::from_str::<PublicKey<K>>("\"zz\"").is_err());
+    assert!(serde_json::from_str::<PublicKey<K>>("\"00\"").is_err());
+    assert!(serde_json::from_str::<EncappedKey<K>>("\"\"").is_err());
+    assert!(serde_json::from_str::<PrivateKey<K>>("17").is_err());
+    let too_long = format!("\"{}\"", "00".repeat(5000));
+    assert!(serde_json::from_str::<PublicKey<K>>(&too_long).is_err());
+}
+
+#[test]
+fn keys_round_trip_through_json() {
+    round_trip::<DhKemX25519HkdfSha256>();
+    round_trip::<DhKemP256HkdfSha256>();
+    round_trip::<XWing>();
+    round_trip::<MlKem1024P384>();
+}
+
+#[test]
+fn deserialization_validates() {
+    // A P-256 public key that is not on the curve is refused, as from_bytes refuses it.
+    let mut bad = vec![0x04u8];
+    bad.extend_from_slice(&[0x11; 64]);
+    let json = format!(
+        "\"{}\"",
+        bad.iter().map(|x| format!("{x:02x}")).collect::<String>()
+    );
+    assert!(serde_json::from_str::<PublicKey<DhKemP256HkdfSha256>>(&json).is_err());
+    // A zero P-256 scalar is not a private key.
+    let zero = format!("\"{}\"", "00".repeat(32));
+    assert!(serde_json::from_str::<PrivateKey<DhKemP256HkdfSha256>>(&zero).is_err());
+}
