@@ -60,7 +60,7 @@ where
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
         let v = v.as_bytes();
-        if v.len() % 2 != 0 || v.len() > 2 * MAX_LEN {
+        if !v.len().is_multiple_of(2) || v.len() > 2 * MAX_LEN {
             return Err(E::invalid_length(v.len(), &self));
         }
         let mut buf = Zeroizing::new([0u8; MAX_LEN]);
