@@ -10,7 +10,6 @@
 use hkdf::hmac::digest::{ExtendableOutput, Update, XofReader};
 use hybrid_array::{Array, ArraySize};
 use sha3::Digest;
-use subtle::{Choice, ConstantTimeEq};
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use super::dhkem::DhGroup;
@@ -72,6 +71,14 @@ impl<EK: Clone, G: DhGroup, NPk: ArraySize> Clone for HybridPublicKey<EK, G, NPk
     }
 }
 
+impl<EK, G: DhGroup, NPk: ArraySize> HybridPublicKey<EK, G, NPk> {
+    /// `pk_T`, the traditional half at the end of `pk = concat(pk_PQ, pk_T)`.
+    fn pk_t_bytes(&self) -> &[u8] {
+        let npk_t = <G::NPk as hybrid_array::typenum::Unsigned>::USIZE;
+        &self.bytes[self.bytes.len() - npk_t..]
+    }
+}
+
 impl<EK, G: DhGroup, NPk: ArraySize> core::fmt::Debug for HybridPublicKey<EK, G, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_tuple("HybridPublicKey")
@@ -129,10 +136,6 @@ fn combine(
     h.finalize()
 }
 
-fn seed_ct_eq(a: &[u8; 32], b: &[u8; 32]) -> Choice {
-    a.ct_eq(b)
-}
-
 macro_rules! hybrid_kem {
     ($(#[$doc:meta])* $name:ident, $params:ident, $group:ty, $id:literal, $label:expr,
      $nenc_m:ident, $npk:ident, $nenc:ident) => {
@@ -186,8 +189,7 @@ macro_rules! hybrid_kem {
                 // for the Weierstrass groups a validated point times a non-zero scalar is never
                 // the identity. The flag is therefore not an error here.
                 let _usable = <$group as DhGroup>::dh(sk_e, &pk.pk_t, &mut ss_t);
-                let pk_t = &pk.bytes[<$npk as Unsigned>::USIZE - ct_t.len()..];
-                let ss = combine(&ss_m, &ss_t, &ct_t, pk_t, Self::LABEL);
+                let ss = combine(&ss_m, &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
                 enc[..ct_m.len()].copy_from_slice(&ct_m);
@@ -253,8 +255,7 @@ macro_rules! hybrid_kem {
                 // ss_T = DH(sk_T, ct_T)
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
                 let _usable = <$group as DhGroup>::dh(&sk.sk_t, &pk_e, &mut ss_t);
-                let pk_t = &sk.public.bytes[<$npk as Unsigned>::USIZE - ct_t.len()..];
-                let ss = combine(&ss_m, &ss_t, ct_t, pk_t, Self::LABEL);
+                let ss = combine(&ss_m, &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
 
@@ -294,7 +295,7 @@ macro_rules! hybrid_kem {
             }
 
             fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice {
-                seed_ct_eq(&a.seed, &b.seed)
+                subtle::ConstantTimeEq::ct_eq(&a.seed[..], &b.seed[..])
             }
 
             fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error> {
@@ -328,7 +329,6 @@ mod kems {
 
     use super::{
         DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, first_valid_scalar,
-        seed_ct_eq,
     };
     use crate::Error;
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};

@@ -113,10 +113,9 @@ where
 
     fn dh(sk: &Self::Scalar, pk: &Self::Point, out: &mut Array<u8, Self::NDh>) -> Choice {
         // DH(sk, pk) is the x-coordinate of sk·pk (SEC1 §3.3.1), Ndh bytes.
-        let shared = (ProjectivePoint::<W::Curve>::from(*pk) * **sk).to_affine();
-        *out = shared.x();
-        !Choice::from(u8::from(bool::from(
-            ProjectivePoint::<W::Curve>::from(shared).is_identity(),
-        )))
+        let shared = ProjectivePoint::<W::Curve>::from(*pk) * **sk;
+        *out = shared.to_affine().x();
+        // `group`'s Choice is not `subtle`'s; converted without branching on the secret.
+        !Choice::from(u8::from(bool::from(shared.is_identity())))
     }
 }
