@@ -1,0 +1,492 @@
+//! Differential tests against the other Rust HPKE crates: hpke-rs 0.8 (RustCrypto provider),
+//! rust-hpke (`hpke`) 0.15.1 and hpke-ng 0.2.
+//!
+//! For every suite and mode a peer shares with us, each iteration draws fresh inputs from a
+//! seeded generator and checks, in both directions, that
+//! - `DeriveKeyPair` on the same ikm gives the same private and public key bytes;
+//! - we set up and seal, the peer sets up and opens; the peer seals, we open (in sequence);
+//! - both sides export the same secrets for several contexts and lengths;
+//! - where the peer takes the caller's randomness, the same generator stream gives
+//!   byte-identical `enc` and ciphertexts.
+//!
+//! The cells, and why any cell is missing, are listed in `tests/README.md`. Run with
+//! `cargo test --features differential --ignore-rust-version --test differential` (hpke-ng 0.2
+//! declares rust-version 1.96). Nothing is printed on success; a failure names the peer, the
+//! suite, the mode and the iteration.
+
+#![cfg(feature = "differential")]
+
+#[path = "util/modes.rs"]
+mod modes;
+#[path = "util/peers.rs"]
+mod peers;
+
+use modes::{Mode, OurAead, Ours};
+use peers::{Inputs, Peer, RngUse};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use typed_hpke::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly};
+use typed_hpke::kdf::{
+    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
+};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, XWing,
+};
+use typed_hpke::{EncappedKey, Psk};
+
+const ITERATIONS: usize = 20;
+const ALL_MODES: &[Mode] = &[Mode::Base, Mode::Psk, Mode::Auth, Mode::AuthPsk];
+const NO_AUTH: &[Mode] = &[Mode::Base, Mode::Psk];
+
+fn bytes(rng: &mut ChaCha20Rng, min: usize, max: usize) -> Vec<u8> {
+    let len = min + (rng.next_u32() as usize) % (max - min + 1);
+    let mut v = vec![0u8; len];
+    rng.fill_bytes(&mut v);
+    v
+}
+
+/// A plaintext of 0..=4096 bytes, with the edges (0, 1, 4096) well represented.
+fn plaintext(rng: &mut ChaCha20Rng) -> Vec<u8> {
+    match rng.next_u32() % 8 {
+        0 => Vec::new(),
+        1 => bytes(rng, 1, 1),
+        2 => bytes(rng, 4096, 4096),
+        _ => bytes(rng, 0, 4096),
+    }
+}
+
+fn seed_for(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Unwraps a result of ours or the peer's, naming the cell on failure.
+fn ok<T, E: core::fmt::Debug>(cell: &str, what: &str, r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{cell}: {what} failed: {e:?}"))
+}
+
+/// Runs one (peer, suite, mode) cell for `ITERATIONS` iterations.
+fn cell<K: Ours, F: Kdf, A: OurAead, P: Peer>(mode: Mode) {
+    let suite = format!(
+        "{} vs typed-hpke, kem {:#06x} kdf {:#06x} aead {:#06x}, {mode:?}",
+        P::NAME,
+        K::ID,
+        F::ID,
+        A::ID
+    );
+    let mut rng = ChaCha20Rng::seed_from_u64(seed_for(&suite));
+    for iteration in 0..ITERATIONS {
+        let cell = format!("{suite}, iteration {iteration}");
+        one_iteration::<K, F, A, P>(&cell, mode, &mut rng);
+    }
+}
+
+fn one_iteration<K: Ours, F: Kdf, A: OurAead, P: Peer>(
+    cell: &str,
+    mode: Mode,
+    rng: &mut ChaCha20Rng,
+) {
+    // DeriveKeyPair agrees, for the recipient and the sender.
+    let mut keys = Vec::new();
+    for _ in 0..2 {
+        let ikm = bytes(rng, 32, 80);
+        let (sk, pk) = ok(cell, "our derive_key_pair", K::derive_key_pair(&ikm));
+        let (peer_sk, peer_pk) = ok(cell, "peer derive_key_pair", P::derive_key_pair(&ikm));
+        assert_eq!(
+            normalize_sk::<K>(&sk.to_bytes()),
+            normalize_sk::<K>(&peer_sk),
+            "{cell}: derived private keys differ"
+        );
+        assert_eq!(
+            pk.as_bytes(),
+            &peer_pk[..],
+            "{cell}: derived public keys differ"
+        );
+        keys.push((sk, pk, peer_sk, peer_pk));
+    }
+    let (sk_r, pk_r, peer_sk_r, peer_pk_r) = keys.swap_remove(0);
+    let (sk_s, pk_s, peer_sk_s, peer_pk_s) = keys.swap_remove(0);
+
+    let info = bytes(rng, 0, 64);
+    let psk_bytes = bytes(rng, 32, 64);
+    let psk_id = bytes(rng, 1, 32);
+    let psk = Psk::new(&psk_bytes, &psk_id).unwrap();
+    let inputs = Inputs {
+        mode,
+        info: &info,
+        psk: &psk_bytes,
+        psk_id: &psk_id,
+    };
+
+    // We send, the peer receives.
+    let (enc, mut ours) = ok(
+        cell,
+        "our setup_sender",
+        K::sender::<F, A, _>(mode, rng, &pk_r, &info, &psk, &sk_s),
+    );
+    let mut theirs = ok(
+        cell,
+        "peer setup_receiver",
+        P::setup_receiver(&inputs, enc.as_bytes(), &peer_sk_r, &peer_pk_s),
+    );
+    for m in 0..3 {
+        let (aad, pt) = (bytes(rng, 0, 64), plaintext(rng));
+        if let Some(ct) = A::seal(&mut ours, &aad, &pt) {
+            let ct = ok(cell, "our seal", ct);
+            let opened = ok(
+                cell,
+                &format!("peer open of our message {m}"),
+                theirs.open(&aad, &ct),
+            );
+            assert_eq!(
+                opened, pt,
+                "{cell}: peer opened message {m} to different bytes"
+            );
+        }
+    }
+    for _ in 0..3 {
+        let (ctx, len) = (bytes(rng, 0, 40), export_len::<F>(rng));
+        let mut mine = vec![0u8; len];
+        ok(cell, "our export", ours.export(&ctx, &mut mine));
+        let peer = ok(cell, "peer export", theirs.export(&ctx, len));
+        assert_eq!(
+            mine, peer,
+            "{cell}: exports differ (ctx {ctx:02x?}, L {len})"
+        );
+    }
+
+    // The peer sends from a seeded generator, we receive; where the peer takes our
+    // randomness, our sender fed the same stream must produce the same bytes.
+    let seed: [u8; 32] = {
+        let mut s = [0u8; 32];
+        rng.fill_bytes(&mut s);
+        s
+    };
+    let (peer_enc, mut peer_sender) = ok(
+        cell,
+        "peer setup_sender",
+        P::setup_sender(
+            &inputs,
+            &peer_pk_r,
+            (&peer_sk_s, &peer_pk_s),
+            &mut ChaCha20Rng::from_seed(seed),
+        ),
+    );
+    let enc = ok(
+        cell,
+        "parse of the peer's enc",
+        EncappedKey::<K>::from_bytes(&peer_enc),
+    );
+    let mut receiver = ok(
+        cell,
+        "our setup_receiver",
+        K::receiver::<F, A>(mode, &enc, &sk_r, &info, &psk, &pk_s),
+    );
+    let mut twin = match P::rng_use::<K>() {
+        RngUse::NotInjectable | RngUse::DifferentSampler => None,
+        RngUse::Same => Some(ok(
+            cell,
+            "our sender on the peer's stream",
+            K::sender::<F, A, _>(
+                mode,
+                &mut ChaCha20Rng::from_seed(seed),
+                &pk_r,
+                &info,
+                &psk,
+                &sk_s,
+            ),
+        )),
+        RngUse::DeriveKeyPairIkm(n) => {
+            let mut ikm_e = vec![0u8; n];
+            ChaCha20Rng::from_seed(seed).fill_bytes(&mut ikm_e);
+            Some(ok(
+                cell,
+                "our deterministic sender on the peer's stream",
+                K::sender_deterministic::<F, A>(mode, &ikm_e, &pk_r, &info, &psk, &sk_s),
+            ))
+        }
+    };
+    if let Some((twin_enc, _)) = &twin {
+        assert_eq!(
+            twin_enc.as_bytes(),
+            &peer_enc[..],
+            "{cell}: same randomness, different enc"
+        );
+    }
+    for m in 0..3 {
+        let (aad, pt) = (bytes(rng, 0, 64), plaintext(rng));
+        if !A::SEALS {
+            break;
+        }
+        let ct = ok(cell, "peer seal", peer_sender.seal(&aad, &pt));
+        let opened = ok(
+            cell,
+            &format!("our open of the peer's message {m}"),
+            A::open(&mut receiver, &aad, &ct).unwrap(),
+        );
+        assert_eq!(
+            opened, pt,
+            "{cell}: we opened message {m} to different bytes"
+        );
+        if let Some((_, twin_ctx)) = &mut twin {
+            let ours = ok(cell, "twin seal", A::seal(twin_ctx, &aad, &pt).unwrap());
+            assert_eq!(
+                ours, ct,
+                "{cell}: same randomness, different ciphertext {m}"
+            );
+        }
+    }
+    for _ in 0..3 {
+        let (ctx, len) = (bytes(rng, 0, 40), export_len::<F>(rng));
+        let mut mine = vec![0u8; len];
+        ok(cell, "our export", receiver.export(&ctx, &mut mine));
+        let peer = ok(cell, "peer export", peer_sender.export(&ctx, len));
+        assert_eq!(
+            mine, peer,
+            "{cell}: exports differ (ctx {ctx:02x?}, L {len})"
+        );
+    }
+}
+
+/// Export lengths: short, hash-sized, several blocks, and occasionally the maximum.
+fn export_len<F: Kdf>(rng: &mut ChaCha20Rng) -> usize {
+    match rng.next_u32() % 10 {
+        0 => 1,
+        1 => F::MAX_EXPORT_LEN.min(255 * 64),
+        _ => 1 + (rng.next_u32() as usize) % 200,
+    }
+}
+
+/// X25519 / X448 private keys compare after clamping (RFC 9180 §7.1.2 clamps on
+/// deserialization; some crates keep the unclamped bytes).
+fn normalize_sk<K: Kem>(sk: &[u8]) -> Vec<u8> {
+    let mut sk = sk.to_vec();
+    match K::ID {
+        0x0020 => {
+            sk[0] &= 248;
+            sk[31] &= 127;
+            sk[31] |= 64;
+        }
+        0x0021 => {
+            sk[0] &= 252;
+            sk[55] |= 128;
+        }
+        _ => {}
+    }
+    sk
+}
+
+/// One test per (peer, KEM, KDF): every AEAD listed x every mode the peer shares.
+macro_rules! kem_cells {
+    ($peer:ident, $ours:ty, $theirs:ty, $modes:expr, kdfs: [$(($kdf_name:ident, $our_kdf:ty, $their_kdf:ty)),* $(,)?], aeads: $aeads:tt) => {
+        $(
+            #[test]
+            fn $kdf_name() {
+                for &mode in $modes {
+                    kem_cells!(@aeads mode, $peer, $ours, $theirs, $our_kdf, $their_kdf, $aeads);
+                }
+            }
+        )*
+    };
+    (@aeads $mode:ident, $peer:ident, $ours:ty, $theirs:ty, $our_kdf:ty, $their_kdf:ty, [$(($our_aead:ty, $their_aead:ty)),* $(,)?]) => {
+        $( cell::<$ours, $our_kdf, $our_aead, $peer<$theirs, $their_kdf, $their_aead>>($mode); )*
+    };
+}
+
+/// rust-hpke 0.15.1: every KEM but X448 and secp256k1, every KDF, every AEAD.
+mod rust_hpke {
+    use super::*;
+    use crate::peers::RustHpke;
+    use ::hpke::aead as a;
+    use ::hpke::kdf as k;
+    use ::hpke::kem as m;
+
+    macro_rules! rust_hpke_kem {
+        ($name:ident, $ours:ty, $theirs:ty, $modes:expr) => {
+            mod $name {
+                use super::*;
+                kem_cells!(RustHpke, $ours, $theirs, $modes,
+                    kdfs: [
+                        (hkdf_sha256, HkdfSha256, k::HkdfSha256),
+                        (hkdf_sha384, HkdfSha384, k::HkdfSha384),
+                        (hkdf_sha512, HkdfSha512, k::HkdfSha512),
+                    ],
+                    aeads: [
+                        (Aes128Gcm, a::AesGcm128),
+                        (Aes256Gcm, a::AesGcm256),
+                        (ChaCha20Poly1305, a::ChaCha20Poly1305),
+                        (ExportOnly, a::ExportOnlyAead),
+                    ]);
+                // ExportOnly with a one-stage KDF panics inside rust-hpke (see
+                // `rust_hpke_export_only_one_stage_kdf_panics`), so those cells are left out.
+                kem_cells!(RustHpke, $ours, $theirs, $modes,
+                    kdfs: [
+                        (shake128, Shake128, k::KdfShake128),
+                        (shake256, Shake256, k::KdfShake256),
+                        (turboshake128, TurboShake128, k::KdfTurboShake128),
+                        (turboshake256, TurboShake256, k::KdfTurboShake256),
+                    ],
+                    aeads: [
+                        (Aes128Gcm, a::AesGcm128),
+                        (Aes256Gcm, a::AesGcm256),
+                        (ChaCha20Poly1305, a::ChaCha20Poly1305),
+                    ]);
+            }
+        };
+    }
+
+    rust_hpke_kem!(
+        x25519,
+        DhKemX25519HkdfSha256,
+        m::X25519HkdfSha256,
+        ALL_MODES
+    );
+    rust_hpke_kem!(p256, DhKemP256HkdfSha256, m::DhP256HkdfSha256, ALL_MODES);
+    rust_hpke_kem!(p384, DhKemP384HkdfSha384, m::DhP384HkdfSha384, ALL_MODES);
+    rust_hpke_kem!(p521, DhKemP521HkdfSha512, m::DhP521HkdfSha512, ALL_MODES);
+    rust_hpke_kem!(mlkem768, MlKem768, m::MlKem768, NO_AUTH);
+    rust_hpke_kem!(mlkem1024, MlKem1024, m::MlKem1024, NO_AUTH);
+    rust_hpke_kem!(xwing, XWing, m::XWing, NO_AUTH);
+    rust_hpke_kem!(mlkem768_p256, MlKem768P256, m::MlKem768P256, NO_AUTH);
+    rust_hpke_kem!(mlkem1024_p384, MlKem1024P384, m::MlKem1024P384, NO_AUTH);
+
+    /// The one cell family the matrix leaves out, and why: rust-hpke 0.15.1 sizes the
+    /// one-stage key schedule's output buffer for a 12-byte nonce, and its ExportOnly AEAD
+    /// declares a 128-byte placeholder nonce, so the setup indexes out of bounds. If a later
+    /// rust-hpke fixes this, the test fails and the cells should join the matrix.
+    #[test]
+    fn rust_hpke_export_only_one_stage_kdf_panics() {
+        let (sk, pk) = <m::X25519HkdfSha256 as ::hpke::Kem>::derive_keypair(&[7; 32]);
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let sender = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ::hpke::setup_sender_with_rng::<a::ExportOnlyAead, k::KdfShake128, m::X25519HkdfSha256>(
+                &::hpke::OpModeS::Base,
+                &pk,
+                b"info",
+                &mut rng,
+            )
+            .is_ok()
+        }));
+        assert!(
+            sender.is_err(),
+            "rust-hpke no longer panics on ExportOnly + SHAKE128"
+        );
+        // Our side handles the same suite.
+        let (our_sk, our_pk) = DhKemX25519HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
+        let (enc, _) =
+            typed_hpke::Hpke::<DhKemX25519HkdfSha256, Shake128, ExportOnly>::setup_sender_base(
+                &mut rng, &our_pk, b"info",
+            )
+            .unwrap();
+        typed_hpke::Hpke::<DhKemX25519HkdfSha256, Shake128, ExportOnly>::setup_receiver_base(
+            &enc, &our_sk, b"info",
+        )
+        .unwrap();
+        drop(sk);
+    }
+}
+
+/// hpke-ng 0.2: every KEM but ML-KEM-512 and the NIST hybrids, HKDF only, every AEAD.
+mod hpke_ng {
+    use super::*;
+    use crate::peers::HpkeNg;
+
+    macro_rules! hpke_ng_kem {
+        ($name:ident, $ours:ty, $theirs:ty, $modes:expr) => {
+            mod $name {
+                use super::*;
+                kem_cells!(HpkeNg, $ours, $theirs, $modes,
+                kdfs: [
+                    (hkdf_sha256, HkdfSha256, ::hpke_ng::HkdfSha256),
+                    (hkdf_sha384, HkdfSha384, ::hpke_ng::HkdfSha384),
+                    (hkdf_sha512, HkdfSha512, ::hpke_ng::HkdfSha512),
+                ],
+                aeads: [
+                    (Aes128Gcm, ::hpke_ng::Aes128Gcm),
+                    (Aes256Gcm, ::hpke_ng::Aes256Gcm),
+                    (ChaCha20Poly1305, ::hpke_ng::ChaCha20Poly1305),
+                    (ExportOnly, ::hpke_ng::ExportOnly),
+                ]);
+            }
+        };
+    }
+
+    hpke_ng_kem!(
+        x25519,
+        DhKemX25519HkdfSha256,
+        ::hpke_ng::DhKemX25519HkdfSha256,
+        ALL_MODES
+    );
+    hpke_ng_kem!(
+        x448,
+        DhKemX448HkdfSha512,
+        ::hpke_ng::DhKemX448HkdfSha512,
+        ALL_MODES
+    );
+    hpke_ng_kem!(
+        p256,
+        DhKemP256HkdfSha256,
+        ::hpke_ng::DhKemP256HkdfSha256,
+        ALL_MODES
+    );
+    hpke_ng_kem!(
+        p384,
+        DhKemP384HkdfSha384,
+        ::hpke_ng::DhKemP384HkdfSha384,
+        ALL_MODES
+    );
+    hpke_ng_kem!(
+        p521,
+        DhKemP521HkdfSha512,
+        ::hpke_ng::DhKemP521HkdfSha512,
+        ALL_MODES
+    );
+    hpke_ng_kem!(
+        secp256k1,
+        DhKemSecp256k1HkdfSha256,
+        ::hpke_ng::DhKemK256HkdfSha256,
+        ALL_MODES
+    );
+    hpke_ng_kem!(mlkem768, MlKem768, ::hpke_ng::MlKem768, NO_AUTH);
+    hpke_ng_kem!(mlkem1024, MlKem1024, ::hpke_ng::MlKem1024, NO_AUTH);
+    hpke_ng_kem!(xwing, XWing, ::hpke_ng::XWingDraft06, NO_AUTH);
+}
+
+/// hpke-rs 0.8 with its RustCrypto provider (`experimental` for the PQ KEMs): X25519, P-256,
+/// P-384, secp256k1, ML-KEM-768/1024 and X-Wing; HKDF only; every AEAD. Its suites are runtime
+/// ids, so the peer type is keyed by our own types' ids.
+mod hpke_rs {
+    use super::*;
+    use crate::peers::HpkeRs;
+
+    macro_rules! hpke_rs_kem {
+        ($name:ident, $ours:ty, $modes:expr) => {
+            mod $name {
+                use super::*;
+                kem_cells!(HpkeRs, $ours, $ours, $modes,
+                kdfs: [
+                    (hkdf_sha256, HkdfSha256, HkdfSha256),
+                    (hkdf_sha384, HkdfSha384, HkdfSha384),
+                    (hkdf_sha512, HkdfSha512, HkdfSha512),
+                ],
+                aeads: [
+                    (Aes128Gcm, Aes128Gcm),
+                    (Aes256Gcm, Aes256Gcm),
+                    (ChaCha20Poly1305, ChaCha20Poly1305),
+                    (ExportOnly, ExportOnly),
+                ]);
+            }
+        };
+    }
+
+    hpke_rs_kem!(x25519, DhKemX25519HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(p256, DhKemP256HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(p384, DhKemP384HkdfSha384, ALL_MODES);
+    hpke_rs_kem!(secp256k1, DhKemSecp256k1HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(mlkem768, MlKem768, NO_AUTH);
+    hpke_rs_kem!(mlkem1024, MlKem1024, NO_AUTH);
+    hpke_rs_kem!(xwing, XWing, NO_AUTH);
+}
