@@ -1,5 +1,7 @@
 //! Loading the published test-vector files (RFC 9180 field layout).
 
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -15,7 +17,19 @@ pub fn vectors_dir() -> PathBuf {
 }
 
 pub fn read_vector_file<T: for<'de> Deserialize<'de>>(name: &str) -> T {
-    let path = vectors_dir().join(name);
+    read_json(vectors_dir().join(name))
+}
+
+/// The vectors this repository generates (`examples/generate-vectors.rs`), in `test-vectors/`.
+pub fn read_generated_file<T: for<'de> Deserialize<'de>>(name: &str) -> T {
+    read_json(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("test-vectors")
+            .join(name),
+    )
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: PathBuf) -> T {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read test vector file {}: {e}. Put the vector files in ../shared/test-vectors \
