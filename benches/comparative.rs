@@ -1777,7 +1777,9 @@ criterion::criterion_group! {
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(400))
-        .measurement_time(Duration::from_millis(1500));
+        .measurement_time(Duration::from_millis(1500))
+        .nresamples(20_000)
+        .without_plots();
     targets = kems, setups, messages
 }
 criterion::criterion_main!(comparative);

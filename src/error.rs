@@ -42,6 +42,12 @@ pub enum Error {
     InputTooLong,
     /// A caller-supplied output buffer or tag has the wrong length.
     InvalidLength,
+    /// The `kem_id`, `kdf_id` or `aead_id` is unknown, or names an algorithm this build's
+    /// cargo features leave out ([`crate::suite::Suite::new`]).
+    UnsupportedSuite,
+    /// The suite cannot do this: an authenticated mode on a KEM without authenticated
+    /// encapsulation, or seal / open with ExportOnly ([`crate::suite`]).
+    UnsupportedOperation,
 }
 
 impl fmt::Display for Error {
@@ -60,6 +66,8 @@ impl fmt::Display for Error {
             Self::InvalidPsk => "invalid pre-shared key or identifier",
             Self::InputTooLong => "input too long",
             Self::InvalidLength => "buffer has the wrong length",
+            Self::UnsupportedSuite => "unsupported ciphersuite",
+            Self::UnsupportedOperation => "operation not supported by this ciphersuite",
         })
     }
 }

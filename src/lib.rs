@@ -21,6 +21,7 @@ mod labeled;
 mod psk;
 #[cfg(feature = "serde")]
 mod serde_impls;
+pub mod suite;
 
 pub use crate::context::{ReceiverContext, SenderContext};
 pub use crate::error::Error;

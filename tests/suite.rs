@@ -1,0 +1,201 @@
+//! Runtime suite selection (`typed_hpke::suite`) over the whole id matrix, against the typed
+//! API: for every (KEM, KDF, AEAD) of the crate, `Suite::new` accepts the ids; key derivation
+//! gives the typed API's bytes; in every mode, what the `Suite` seals the typed API opens and
+//! the other way round, and exports agree; operations the suite cannot do are
+//! `UnsupportedOperation`, unknown ids `UnsupportedSuite`.
+
+#[path = "util/modes.rs"]
+mod modes;
+
+use modes::{Mode, OurAead, Ours};
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly};
+use typed_hpke::hybrid_array::typenum::Unsigned;
+use typed_hpke::kdf::{
+    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
+};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, XWing,
+};
+use typed_hpke::suite::{Lengths, ReceiverMode, SenderMode, Suite};
+use typed_hpke::{EncappedKey, Error, Psk};
+
+const INFO: &[u8] = b"suite matrix info";
+const AAD: &[u8] = b"suite matrix aad";
+const PT: &[u8] = b"suite matrix plaintext";
+const MODES: [Mode; 4] = [Mode::Base, Mode::Psk, Mode::Auth, Mode::AuthPsk];
+
+fn has_auth<K: Kem>() -> bool {
+    matches!(K::ID, 0x0010..=0x0021)
+}
+
+fn cell<K: Ours, F: Kdf, A: OurAead>() {
+    let name = format!("kem {:#06x} kdf {:#06x} aead {:#06x}", K::ID, F::ID, A::ID);
+    let suite = Suite::new(K::ID, F::ID, A::ID).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(suite, Suite::of::<K, F, A>(), "{name}");
+    assert_eq!((suite.kem_id(), suite.kdf_id(), suite.aead_id()), (K::ID, F::ID, A::ID));
+    assert_eq!(suite.supports_auth(), has_auth::<K>(), "{name}");
+    assert_eq!(suite.supports_seal(), A::SEALS, "{name}");
+    assert_eq!(
+        suite.lengths(),
+        Lengths {
+            enc: K::NEnc::USIZE,
+            public_key: K::NPk::USIZE,
+            private_key: K::NSk::USIZE,
+            tag: if A::SEALS { 16 } else { 0 }
+        },
+        "{name}"
+    );
+
+    let ikm = [0x17u8; 64];
+    let (sk_bytes, pk_bytes) = suite.derive_key_pair(&ikm).unwrap();
+    let (sk, pk) = K::derive_key_pair(&ikm).unwrap();
+    assert_eq!(&sk_bytes[..], &sk.to_bytes()[..], "{name}: private key");
+    assert_eq!(&pk_bytes[..], pk.as_bytes(), "{name}: public key");
+    let (sk_s_bytes, pk_s_bytes) = suite.derive_key_pair(&[0x29; 64]).unwrap();
+    let (sk_s, pk_s) = K::derive_key_pair(&[0x29; 64]).unwrap();
+    let psk = Psk::new(&[0x33; 32], b"psk id").unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(u64::from(K::ID) << 32 | u64::from(F::ID) << 16 | u64::from(A::ID));
+
+    for mode in MODES {
+        let cell = format!("{name}, {mode:?}");
+        let send = match mode {
+            Mode::Base => SenderMode::Base,
+            Mode::Psk => SenderMode::Psk(&psk),
+            Mode::Auth => SenderMode::Auth(&sk_s_bytes),
+            Mode::AuthPsk => SenderMode::AuthPsk(&psk, &sk_s_bytes),
+        };
+        let receive = match mode {
+            Mode::Base => ReceiverMode::Base,
+            Mode::Psk => ReceiverMode::Psk(&psk),
+            Mode::Auth => ReceiverMode::Auth(&pk_s_bytes),
+            Mode::AuthPsk => ReceiverMode::AuthPsk(&psk, &pk_s_bytes),
+        };
+        let mut out = [0u8; 42];
+        if mode.is_auth() && !has_auth::<K>() {
+            let unsupported = Err(Error::UnsupportedOperation);
+            assert_eq!(suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(suite.open(&[], &sk_bytes, INFO, AAD, &[], receive).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(suite.send_export(&mut rng, &pk_bytes, INFO, b"x", &mut out, send).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(suite.receive_export(&[], &sk_bytes, INFO, b"x", &mut out, receive), unsupported, "{cell}");
+            continue;
+        }
+
+        // Exports: the Suite sends, the typed API receives.
+        let enc = suite.send_export(&mut rng, &pk_bytes, INFO, b"ctx", &mut out, send).unwrap();
+        let enc = EncappedKey::<K>::from_bytes(&enc).unwrap();
+        let r = K::receiver::<F, A>(mode, &enc, &sk, INFO, &psk, &pk_s).unwrap();
+        let mut theirs = [0u8; 42];
+        r.export(b"ctx", &mut theirs).unwrap();
+        assert_eq!(out, theirs, "{cell}: export");
+        // ... and the other way round.
+        let (enc, s) = K::sender::<F, A, _>(mode, &mut rng, &pk, INFO, &psk, &sk_s).unwrap();
+        s.export(b"ctx", &mut theirs).unwrap();
+        suite.receive_export(enc.as_bytes(), &sk_bytes, INFO, b"ctx", &mut out, receive).unwrap();
+        assert_eq!(out, theirs, "{cell}: receive_export");
+
+        if !A::SEALS {
+            let unsupported = Err(Error::UnsupportedOperation);
+            assert_eq!(suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, AAD, PT, receive).map(|_| ()), unsupported, "{cell}");
+            continue;
+        }
+        // The Suite seals, the typed API opens.
+        let (enc, ct) = suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).unwrap();
+        let enc = EncappedKey::<K>::from_bytes(&enc).unwrap();
+        let mut r = K::receiver::<F, A>(mode, &enc, &sk, INFO, &psk, &pk_s).unwrap();
+        assert_eq!(A::open(&mut r, AAD, &ct).unwrap().unwrap(), PT, "{cell}: typed open");
+        // The typed API seals, the Suite opens; a wrong aad does not.
+        let (enc, mut s) = K::sender::<F, A, _>(mode, &mut rng, &pk, INFO, &psk, &sk_s).unwrap();
+        let ct = A::seal(&mut s, AAD, PT).unwrap().unwrap();
+        assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, AAD, &ct, receive).unwrap(), PT, "{cell}");
+        assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, b"other", &ct, receive), Err(Error::Open), "{cell}");
+    }
+}
+
+fn kdfs<K: Ours, A: OurAead>() {
+    cell::<K, HkdfSha256, A>();
+    cell::<K, HkdfSha384, A>();
+    cell::<K, HkdfSha512, A>();
+    cell::<K, Shake128, A>();
+    cell::<K, Shake256, A>();
+    cell::<K, TurboShake128, A>();
+    cell::<K, TurboShake256, A>();
+}
+
+fn kem<K: Ours>() {
+    kdfs::<K, Aes128Gcm>();
+    kdfs::<K, Aes256Gcm>();
+    kdfs::<K, ChaCha20Poly1305>();
+    kdfs::<K, ExportOnly>();
+}
+
+macro_rules! matrix {
+    ($($name:ident => $k:ty),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            kem::<$k>();
+        }
+    )*};
+}
+
+matrix! {
+    x25519 => DhKemX25519HkdfSha256,
+    x448 => DhKemX448HkdfSha512,
+    p256 => DhKemP256HkdfSha256,
+    p384 => DhKemP384HkdfSha384,
+    p521 => DhKemP521HkdfSha512,
+    secp256k1 => DhKemSecp256k1HkdfSha256,
+    mlkem512 => MlKem512,
+    mlkem768 => MlKem768,
+    mlkem1024 => MlKem1024,
+    xwing => XWing,
+    mlkem768_p256 => MlKem768P256,
+    mlkem1024_p384 => MlKem1024P384,
+}
+
+#[test]
+fn unknown_ids_are_unsupported_suites() {
+    for (kem, kdf, aead) in [
+        (0x0000, 0x0001, 0x0001),
+        (0x004d, 0x0001, 0x0001), // the obsolete X-Wing codepoint
+        (0x0020, 0x0000, 0x0001),
+        (0x0020, 0x0004, 0x0001),
+        (0x0020, 0x0014, 0x0001),
+        (0x0020, 0x0001, 0x0000),
+        (0x0020, 0x0001, 0x0004),
+        (0xffff, 0xffff, 0xffff),
+    ] {
+        assert_eq!(Suite::new(kem, kdf, aead), Err(Error::UnsupportedSuite), "{kem:#06x} {kdf:#06x} {aead:#06x}");
+    }
+}
+
+#[test]
+fn every_known_id_triple_is_accepted() {
+    let kems = [0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051, 0x647a];
+    let kdfs = [0x0001, 0x0002, 0x0003, 0x0010, 0x0011, 0x0012, 0x0013];
+    let aeads = [0x0001, 0x0002, 0x0003, 0xffff];
+    let mut n = 0;
+    for kem in kems {
+        for kdf in kdfs {
+            for aead in aeads {
+                assert!(Suite::new(kem, kdf, aead).is_ok());
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 336);
+}
+
+#[test]
+fn malformed_keys_are_errors_not_panics() {
+    let suite = Suite::new(0x0020, 0x0001, 0x0003).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    assert_eq!(suite.seal(&mut rng, &[1, 2, 3], INFO, AAD, PT, SenderMode::Base).map(|_| ()), Err(Error::InvalidPublicKey));
+    assert_eq!(suite.open(&[0; 32], &[1], INFO, AAD, PT, ReceiverMode::Base).map(|_| ()), Err(Error::InvalidPrivateKey));
+    let (sk, _) = suite.derive_key_pair(&[1; 32]).unwrap();
+    assert_eq!(suite.open(&[0; 31], &sk, INFO, AAD, PT, ReceiverMode::Base).map(|_| ()), Err(Error::InvalidEncappedKey));
+}
