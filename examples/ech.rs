@@ -24,8 +24,15 @@ impl ServerConfig {
     fn new(config_id: u8, kem_id: u16, cipher_suites: Vec<(u16, u16)>) -> Result<Self, Error> {
         // Any of the offered suites makes the key: the key depends on the KEM only.
         let (kdf, aead) = cipher_suites[0];
-        let (private_key, public_key) = Suite::new(kem_id, kdf, aead)?.generate_key_pair(&mut OsRng::default())?;
-        Ok(Self { config_id, kem_id, public_key, cipher_suites, private_key })
+        let (private_key, public_key) =
+            Suite::new(kem_id, kdf, aead)?.generate_key_pair(&mut OsRng::default())?;
+        Ok(Self {
+            config_id,
+            kem_id,
+            public_key,
+            cipher_suites,
+            private_key,
+        })
     }
 
     /// The ECHConfig wire encoding (RFC 9849 §4), public name "public.example".
@@ -104,20 +111,40 @@ fn client_hello(
                 enc.len(),
                 payload.len()
             );
-            return Ok(EchExtension { kdf_id, aead_id, config_id, enc, payload });
+            return Ok(EchExtension {
+                kdf_id,
+                aead_id,
+                config_id,
+                enc,
+                payload,
+            });
         }
     }
     Err(Error::UnsupportedSuite)
 }
 
 /// The server: find the config, check the suite is one it offered, open.
-fn server_accept(configs: &[ServerConfig], ext: &EchExtension, outer_aad: &[u8]) -> Result<Vec<u8>, Error> {
-    let config = configs.iter().find(|c| c.config_id == ext.config_id).ok_or(Error::UnsupportedSuite)?;
+fn server_accept(
+    configs: &[ServerConfig],
+    ext: &EchExtension,
+    outer_aad: &[u8],
+) -> Result<Vec<u8>, Error> {
+    let config = configs
+        .iter()
+        .find(|c| c.config_id == ext.config_id)
+        .ok_or(Error::UnsupportedSuite)?;
     if !config.cipher_suites.contains(&(ext.kdf_id, ext.aead_id)) {
         return Err(Error::UnsupportedSuite);
     }
     let suite = Suite::new(config.kem_id, ext.kdf_id, ext.aead_id)?;
-    suite.open(&ext.enc, &config.private_key, &info(&config.encode()), outer_aad, &ext.payload, ReceiverMode::Base)
+    suite.open(
+        &ext.enc,
+        &config.private_key,
+        &info(&config.encode()),
+        outer_aad,
+        &ext.payload,
+        ReceiverMode::Base,
+    )
 }
 
 fn main() -> Result<(), Error> {
@@ -148,14 +175,23 @@ fn main() -> Result<(), Error> {
     let outer_aad = b"ClientHelloOuterAAD: server_name=public.example";
 
     // A post-quantum-capable client, and one that only has classical KEMs.
-    for (who, supports) in [("pq client", (|_| true) as fn(u16) -> bool), ("classical client", |k| k != 0x647a)] {
+    for (who, supports) in [
+        ("pq client", (|_| true) as fn(u16) -> bool),
+        ("classical client", |k| k != 0x647a),
+    ] {
         let ext = client_hello(&published, supports, inner, outer_aad)?;
         let opened = server_accept(&server, &ext, outer_aad)?;
         assert_eq!(opened, inner);
-        println!("server ({who}): opened the ClientHelloInner with config {}", ext.config_id);
+        println!(
+            "server ({who}): opened the ClientHelloInner with config {}",
+            ext.config_id
+        );
 
         // The outer hello is authenticated: changing it makes the inner one unreadable.
-        assert_eq!(server_accept(&server, &ext, b"tampered outer").unwrap_err(), Error::Open);
+        assert_eq!(
+            server_accept(&server, &ext, b"tampered outer").unwrap_err(),
+            Error::Open
+        );
     }
     println!("ok");
     Ok(())

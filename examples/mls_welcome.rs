@@ -29,7 +29,13 @@ fn hpke_suite(mls_cipher_suite: u16) -> Result<Suite, Error> {
 fn encrypt_context(label: &[u8], context: &[u8]) -> Vec<u8> {
     let full_label = [b"MLS 1.0 ".as_slice(), label].concat();
     assert!(full_label.len() < 64 && context.len() < 64);
-    [&[full_label.len() as u8], full_label.as_slice(), &[context.len() as u8], context].concat()
+    [
+        &[full_label.len() as u8],
+        full_label.as_slice(),
+        &[context.len() as u8],
+        context,
+    ]
+    .concat()
 }
 
 fn main() -> Result<(), Error> {
@@ -38,10 +44,17 @@ fn main() -> Result<(), Error> {
     let info = encrypt_context(b"Welcome", &encrypted_group_info);
     let group_secrets = b"GroupSecrets { joiner_secret, path_secret, psks }".to_vec();
 
-    for (mls_suite, members) in [(0x0001u16, 100usize), (0x0003, 20), (0x0002, 20), (0x0007, 5)] {
+    for (mls_suite, members) in [
+        (0x0001u16, 100usize),
+        (0x0003, 20),
+        (0x0002, 20),
+        (0x0007, 5),
+    ] {
         let suite = hpke_suite(mls_suite)?;
         // Each new member published a KeyPackage whose init key is an HPKE public key.
-        let keys: Vec<_> = (0..members).map(|_| suite.generate_key_pair(&mut rng)).collect::<Result<_, _>>()?;
+        let keys: Vec<_> = (0..members)
+            .map(|_| suite.generate_key_pair(&mut rng))
+            .collect::<Result<_, _>>()?;
 
         // The committer: one EncryptedGroupSecrets per new member.
         let start = std::time::Instant::now();
@@ -59,7 +72,11 @@ fn main() -> Result<(), Error> {
             assert_eq!(opened, group_secrets);
             let (other_enc, other_ct) = &welcome[(i + 1) % members];
             if members > 1 {
-                assert!(suite.open(other_enc, sk, &info, b"", other_ct, ReceiverMode::Base).is_err());
+                assert!(
+                    suite
+                        .open(other_enc, sk, &info, b"", other_ct, ReceiverMode::Base)
+                        .is_err()
+                );
             }
         }
         println!(
@@ -68,7 +85,10 @@ fn main() -> Result<(), Error> {
             suite.kem_id(),
             suite.kdf_id(),
             suite.aead_id(),
-            welcome.iter().map(|(e, c)| e.len() + c.len()).sum::<usize>(),
+            welcome
+                .iter()
+                .map(|(e, c)| e.len() + c.len())
+                .sum::<usize>(),
             elapsed
         );
     }

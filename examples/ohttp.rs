@@ -78,7 +78,11 @@ impl SealingVisitor for EncapsulateRequest<'_> {
     type Output = Encapsulated;
     fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Encapsulated {
         let pk_r = PublicKey::<K>::from_bytes(self.pk_r)?;
-        let (enc, mut ctx) = Hpke::<K, F, A>::setup_sender_base(&mut OsRng::default(), &pk_r, &request_info(self.hdr))?;
+        let (enc, mut ctx) = Hpke::<K, F, A>::setup_sender_base(
+            &mut OsRng::default(),
+            &pk_r,
+            &request_info(self.hdr),
+        )?;
         let ct = ctx.seal(b"", self.request)?;
         let mut secret = Zeroizing::new(vec![0u8; secret_len::<A>()]);
         ctx.export(RESPONSE_LABEL, &mut secret)?;
@@ -99,7 +103,10 @@ impl SealingVisitor for DecapsulateRequest<'_> {
     type Output = Decapsulated;
     fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Decapsulated {
         let n_enc = K::NEnc::USIZE;
-        let (enc, ct) = self.body.split_at_checked(n_enc).ok_or(Error::InvalidEncappedKey)?;
+        let (enc, ct) = self
+            .body
+            .split_at_checked(n_enc)
+            .ok_or(Error::InvalidEncappedKey)?;
         let sk_r = PrivateKey::<K>::from_bytes(self.sk_r)?;
         let enc = EncappedKey::<K>::from_bytes(enc)?;
         let mut ctx = Hpke::<K, F, A>::setup_receiver_base(&enc, &sk_r, &request_info(self.hdr))?;
@@ -111,7 +118,12 @@ impl SealingVisitor for DecapsulateRequest<'_> {
 }
 
 /// The response key and nonce from the exported secret (HKDF-SHA256, the suites offered here).
-fn response_keys(secret: &[u8], enc: &[u8], response_nonce: &[u8], nk: usize) -> (Zeroizing<Vec<u8>>, [u8; 12]) {
+fn response_keys(
+    secret: &[u8],
+    enc: &[u8],
+    response_nonce: &[u8],
+    nk: usize,
+) -> (Zeroizing<Vec<u8>>, [u8; 12]) {
     let salt = [enc, response_nonce].concat();
     let hk = Hkdf::<Sha256>::new(Some(&salt), secret);
     let mut key = Zeroizing::new(vec![0u8; nk]);
@@ -121,16 +133,31 @@ fn response_keys(secret: &[u8], enc: &[u8], response_nonce: &[u8], nk: usize) ->
     (key, nonce)
 }
 
-fn response_aead(aead_id: u16, key: &[u8], nonce: &[u8; 12], data: &[u8], seal: bool) -> Result<Vec<u8>, Error> {
+fn response_aead(
+    aead_id: u16,
+    key: &[u8],
+    nonce: &[u8; 12],
+    data: &[u8],
+    seal: bool,
+) -> Result<Vec<u8>, Error> {
     let nonce = nonce.into();
     let out = match aead_id {
         0x0001 => {
             let c = aes_gcm::Aes128Gcm::new_from_slice(key).map_err(|_| Error::InvalidLength)?;
-            if seal { c.encrypt(nonce, data) } else { c.decrypt(nonce, data) }
+            if seal {
+                c.encrypt(nonce, data)
+            } else {
+                c.decrypt(nonce, data)
+            }
         }
         0x0003 => {
-            let c = chacha20poly1305::ChaCha20Poly1305::new_from_slice(key).map_err(|_| Error::InvalidLength)?;
-            if seal { c.encrypt(nonce, data) } else { c.decrypt(nonce, data) }
+            let c = chacha20poly1305::ChaCha20Poly1305::new_from_slice(key)
+                .map_err(|_| Error::InvalidLength)?;
+            if seal {
+                c.encrypt(nonce, data)
+            } else {
+                c.decrypt(nonce, data)
+            }
         }
         _ => return Err(Error::UnsupportedSuite),
     };
@@ -145,7 +172,12 @@ fn main() -> Result<(), Error> {
     let mut rng = OsRng::default();
     // The gateway: DHKEM(X25519, HKDF-SHA256) with two AEADs, as in RFC 9458's example.
     let (sk, pk) = Suite::new(0x0020, 0x0001, 0x0001)?.generate_key_pair(&mut rng)?;
-    let config = KeyConfig { key_id: 1, kem_id: 0x0020, public_key: pk, suites: vec![(0x0001, 0x0001), (0x0001, 0x0003)] };
+    let config = KeyConfig {
+        key_id: 1,
+        kem_id: 0x0020,
+        public_key: pk,
+        suites: vec![(0x0001, 0x0001), (0x0001, 0x0003)],
+    };
 
     let requests = 200;
     let mut bytes_in = 0;
@@ -155,8 +187,11 @@ fn main() -> Result<(), Error> {
         let suite = Suite::new(config.kem_id, kdf_id, aead_id)?;
         let hdr = header(config.key_id, config.kem_id, kdf_id, aead_id);
         let request = format!("GET /resource/{i} HTTP/1.1").into_bytes();
-        let (enc_request, client_secret) =
-            suite.visit_sealing(EncapsulateRequest { pk_r: &config.public_key, hdr: &hdr, request: &request })??;
+        let (enc_request, client_secret) = suite.visit_sealing(EncapsulateRequest {
+            pk_r: &config.public_key,
+            hdr: &hdr,
+            request: &request,
+        })??;
         bytes_in += enc_request.len();
 
         // Gateway: read the header, rebuild the suite from its ids, decapsulate.
@@ -167,8 +202,11 @@ fn main() -> Result<(), Error> {
             return Err(Error::UnsupportedSuite);
         }
         let gateway_suite = Suite::new(ids(1), ids(3), ids(5))?;
-        let (got, enc, secret) =
-            gateway_suite.visit_sealing(DecapsulateRequest { sk_r: &sk, hdr, body })??;
+        let (got, enc, secret) = gateway_suite.visit_sealing(DecapsulateRequest {
+            sk_r: &sk,
+            hdr,
+            body,
+        })??;
         assert_eq!(got, request);
 
         // Gateway: encrypt the response under the exported secret.
@@ -176,12 +214,21 @@ fn main() -> Result<(), Error> {
         let mut response_nonce = vec![0u8; nk(aead_id).max(12)];
         rng.fill_bytes(&mut response_nonce);
         let (key, nonce) = response_keys(&secret, &enc, &response_nonce, nk(aead_id));
-        let enc_response = [response_nonce.clone(), response_aead(aead_id, &key, &nonce, &response, true)?].concat();
+        let enc_response = [
+            response_nonce.clone(),
+            response_aead(aead_id, &key, &nonce, &response, true)?,
+        ]
+        .concat();
 
         // Client: the same keys from its own export.
         let (nonce_part, ct) = enc_response.split_at(response_nonce.len());
         let enc_len = suite.lengths().enc;
-        let (key, nonce) = response_keys(&client_secret, &enc_request[7..7 + enc_len], nonce_part, nk(aead_id));
+        let (key, nonce) = response_keys(
+            &client_secret,
+            &enc_request[7..7 + enc_len],
+            nonce_part,
+            nk(aead_id),
+        );
         assert_eq!(response_aead(aead_id, &key, &nonce, ct, false)?, response);
     }
     println!(

@@ -10,7 +10,12 @@ use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem, XWing};
 use typed_hpke::{Error, Hpke, OsRng, PrivateKey, SenderContext};
 
 fn demo<K: Kem, F: Kdf, A: SealingAead>(name: &str) -> Result<(), Error> {
-    println!("== {name} (kem {:#06x}, kdf {:#06x}, aead {:#06x})", K::ID, F::ID, A::ID);
+    println!(
+        "== {name} (kem {:#06x}, kdf {:#06x}, aead {:#06x})",
+        K::ID,
+        F::ID,
+        A::ID
+    );
     let mut rng = OsRng::default();
 
     // The recipient makes a key pair and publishes the public key.
@@ -64,9 +69,16 @@ fn demo<K: Kem, F: Kdf, A: SealingAead>(name: &str) -> Result<(), Error> {
 }
 
 fn main() -> Result<(), Error> {
-    demo::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>("X25519 + HKDF-SHA256 + ChaCha20-Poly1305")?;
-    demo::<XWing, HkdfSha256, ChaCha20Poly1305>("X-Wing (ML-KEM-768 + X25519) + HKDF-SHA256 + ChaCha20-Poly1305")?;
-    println!("`Hpke<K, F, A>` itself is {} bytes: the suite lives in the type.", size_of::<Hpke<XWing, HkdfSha256, ChaCha20Poly1305>>());
+    demo::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>(
+        "X25519 + HKDF-SHA256 + ChaCha20-Poly1305",
+    )?;
+    demo::<XWing, HkdfSha256, ChaCha20Poly1305>(
+        "X-Wing (ML-KEM-768 + X25519) + HKDF-SHA256 + ChaCha20-Poly1305",
+    )?;
+    println!(
+        "`Hpke<K, F, A>` itself is {} bytes: the suite lives in the type.",
+        size_of::<Hpke<XWing, HkdfSha256, ChaCha20Poly1305>>()
+    );
     let _ = <ChaCha20Poly1305 as Aead>::ID;
     Ok(())
 }

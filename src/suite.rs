@@ -20,8 +20,8 @@
 //!
 //! // DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, ChaCha20-Poly1305, as read off the wire.
 //! let suite = Suite::new(0x0020, 0x0001, 0x0003)?;
-//! let (sk, pk) = suite.generate_key_pair(&mut typed_hpke::OsRng)?;
-//! let (enc, ct) = suite.seal(&mut typed_hpke::OsRng, &pk, b"info", b"aad", b"hello", SenderMode::Base)?;
+//! let (sk, pk) = suite.generate_key_pair(&mut typed_hpke::OsRng::default())?;
+//! let (enc, ct) = suite.seal(&mut typed_hpke::OsRng::default(), &pk, b"info", b"aad", b"hello", SenderMode::Base)?;
 //! let pt = suite.open(&enc, &sk, b"info", b"aad", &ct, ReceiverMode::Base)?;
 //! assert_eq!(pt, b"hello");
 //! # }
@@ -37,13 +37,13 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 use crate::Error;
-#[cfg(feature = "alloc")]
-use crate::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey};
 use crate::aead::{Aead, ExportOnly, SealingAead};
 use crate::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use crate::kem::{AuthKem, Kem};
+#[cfg(feature = "alloc")]
+use crate::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey};
 
 /// A ciphersuite chosen at run time: three ids this build supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,13 +94,17 @@ macro_rules! dispatcher {
         kems: [$($(#[$kcfg:meta])* $kid:literal => $k:ty),* $(,)?],
         aeads: [$($(#[$acfg:meta])* $aid:literal => $a:ty),* $(,)?]
     ) => {
+        // A build without any KEM or sealing AEAD feature leaves parts of this unused.
+        #[allow(unused_variables, dead_code)]
         fn $name<V: $visitor>(suite: &Suite, v: V) -> Result<V::Output, Error> {
+            #[allow(unused_variables, dead_code)]
             fn by_aead<K: $kbound, F: Kdf, V: $visitor>(aead: u16, v: V) -> Result<V::Output, Error> {
                 match aead {
                     $($(#[$acfg])* $aid => Ok(v.visit::<K, F, $a>()),)*
                     _ => Err(Error::UnsupportedOperation),
                 }
             }
+            #[allow(unused_variables, dead_code)]
             fn by_kdf<K: $kbound, V: $visitor>(kdf: u16, aead: u16, v: V) -> Result<V::Output, Error> {
                 match kdf {
                     0x0001 => by_aead::<K, HkdfSha256, V>(aead, v),
@@ -357,7 +361,10 @@ mod bytes {
         type Output = Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error>;
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
             let (sk, pk) = K::derive_key_pair(self.0)?;
-            Ok((Zeroizing::new(sk.to_bytes().to_vec()), pk.as_bytes().to_vec()))
+            Ok((
+                Zeroizing::new(sk.to_bytes().to_vec()),
+                pk.as_bytes().to_vec(),
+            ))
         }
     }
 
@@ -366,7 +373,10 @@ mod bytes {
         type Output = (Zeroizing<Vec<u8>>, Vec<u8>);
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
             let (sk, pk) = K::generate(self.0);
-            (Zeroizing::new(sk.to_bytes().to_vec()), pk.as_bytes().to_vec())
+            (
+                Zeroizing::new(sk.to_bytes().to_vec()),
+                pk.as_bytes().to_vec(),
+            )
         }
     }
 
@@ -399,7 +409,9 @@ mod bytes {
         fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Sealed {
             let pk_r = PublicKey::<K>::from_bytes(self.pk_r)?;
             let (enc, ct) = match self.psk {
-                None => Hpke::<K, F, A>::seal_base(self.rng, &pk_r, self.info, self.aad, self.data)?,
+                None => {
+                    Hpke::<K, F, A>::seal_base(self.rng, &pk_r, self.info, self.aad, self.data)?
+                }
                 Some(psk) => {
                     Hpke::<K, F, A>::seal_psk(self.rng, &pk_r, self.info, self.aad, self.data, psk)?
                 }
@@ -502,9 +514,9 @@ mod bytes {
             let sk_r = PrivateKey::<K>::from_bytes(r.sk_r)?;
             match r.psk {
                 None => Hpke::<K, F, A>::receive_export_base(&enc, &sk_r, r.info, r.data, self.out),
-                Some(psk) => Hpke::<K, F, A>::receive_export_psk(
-                    &enc, &sk_r, r.info, r.data, self.out, psk,
-                ),
+                Some(psk) => {
+                    Hpke::<K, F, A>::receive_export_psk(&enc, &sk_r, r.info, r.data, self.out, psk)
+                }
             }
         }
     }
@@ -584,7 +596,15 @@ impl Suite {
         mode: SenderMode<'_>,
     ) -> Result<(Vec<u8>, Vec<u8>), Error> {
         let (auth, psk, sk_s) = sender_parts(mode);
-        let send = bytes::Send { rng, pk_r, info, aad, data: pt, psk, sk_s };
+        let send = bytes::Send {
+            rng,
+            pk_r,
+            info,
+            aad,
+            data: pt,
+            psk,
+            sk_s,
+        };
         if auth {
             self.visit_auth_sealing(send)?
         } else {
@@ -608,7 +628,15 @@ impl Suite {
         mode: ReceiverMode<'_>,
     ) -> Result<Vec<u8>, Error> {
         let (auth, psk, pk_s) = receiver_parts(mode);
-        let receive = bytes::Receive { enc, sk_r, info, aad, data: ct, psk, pk_s };
+        let receive = bytes::Receive {
+            enc,
+            sk_r,
+            info,
+            aad,
+            data: ct,
+            psk,
+            pk_s,
+        };
         if auth {
             self.visit_auth_sealing(receive)?
         } else {
@@ -632,9 +660,21 @@ impl Suite {
         mode: SenderMode<'_>,
     ) -> Result<Vec<u8>, Error> {
         let (auth, psk, sk_s) = sender_parts(mode);
-        let send = bytes::Send { rng, pk_r, info, aad: &[], data: exporter_context, psk, sk_s };
+        let send = bytes::Send {
+            rng,
+            pk_r,
+            info,
+            aad: &[],
+            data: exporter_context,
+            psk,
+            sk_s,
+        };
         let v = bytes::SendExport { send, out };
-        if auth { self.visit_auth(v)? } else { self.visit(v)? }
+        if auth {
+            self.visit_auth(v)?
+        } else {
+            self.visit(v)?
+        }
     }
 
     /// Single-shot `ReceiveExport` (RFC 9180 §6.2) into `out`.
@@ -652,8 +692,20 @@ impl Suite {
         mode: ReceiverMode<'_>,
     ) -> Result<(), Error> {
         let (auth, psk, pk_s) = receiver_parts(mode);
-        let receive = bytes::Receive { enc, sk_r, info, aad: &[], data: exporter_context, psk, pk_s };
+        let receive = bytes::Receive {
+            enc,
+            sk_r,
+            info,
+            aad: &[],
+            data: exporter_context,
+            psk,
+            pk_s,
+        };
         let v = bytes::ReceiveExport { receive, out };
-        if auth { self.visit_auth(v)? } else { self.visit(v)? }
+        if auth {
+            self.visit_auth(v)?
+        } else {
+            self.visit(v)?
+        }
     }
 }

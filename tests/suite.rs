@@ -36,7 +36,10 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
     let name = format!("kem {:#06x} kdf {:#06x} aead {:#06x}", K::ID, F::ID, A::ID);
     let suite = Suite::new(K::ID, F::ID, A::ID).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(suite, Suite::of::<K, F, A>(), "{name}");
-    assert_eq!((suite.kem_id(), suite.kdf_id(), suite.aead_id()), (K::ID, F::ID, A::ID));
+    assert_eq!(
+        (suite.kem_id(), suite.kdf_id(), suite.aead_id()),
+        (K::ID, F::ID, A::ID)
+    );
     assert_eq!(suite.supports_auth(), has_auth::<K>(), "{name}");
     assert_eq!(suite.supports_seal(), A::SEALS, "{name}");
     assert_eq!(
@@ -58,7 +61,9 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
     let (sk_s_bytes, pk_s_bytes) = suite.derive_key_pair(&[0x29; 64]).unwrap();
     let (sk_s, pk_s) = K::derive_key_pair(&[0x29; 64]).unwrap();
     let psk = Psk::new(&[0x33; 32], b"psk id").unwrap();
-    let mut rng = ChaCha20Rng::seed_from_u64(u64::from(K::ID) << 32 | u64::from(F::ID) << 16 | u64::from(A::ID));
+    let mut rng = ChaCha20Rng::seed_from_u64(
+        u64::from(K::ID) << 32 | u64::from(F::ID) << 16 | u64::from(A::ID),
+    );
 
     for mode in MODES {
         let cell = format!("{name}, {mode:?}");
@@ -77,15 +82,39 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
         let mut out = [0u8; 42];
         if mode.is_auth() && !has_auth::<K>() {
             let unsupported = Err(Error::UnsupportedOperation);
-            assert_eq!(suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).map(|_| ()), unsupported, "{cell}");
-            assert_eq!(suite.open(&[], &sk_bytes, INFO, AAD, &[], receive).map(|_| ()), unsupported, "{cell}");
-            assert_eq!(suite.send_export(&mut rng, &pk_bytes, INFO, b"x", &mut out, send).map(|_| ()), unsupported, "{cell}");
-            assert_eq!(suite.receive_export(&[], &sk_bytes, INFO, b"x", &mut out, receive), unsupported, "{cell}");
+            assert_eq!(
+                suite
+                    .seal(&mut rng, &pk_bytes, INFO, AAD, PT, send)
+                    .map(|_| ()),
+                unsupported,
+                "{cell}"
+            );
+            assert_eq!(
+                suite
+                    .open(&[], &sk_bytes, INFO, AAD, &[], receive)
+                    .map(|_| ()),
+                unsupported,
+                "{cell}"
+            );
+            assert_eq!(
+                suite
+                    .send_export(&mut rng, &pk_bytes, INFO, b"x", &mut out, send)
+                    .map(|_| ()),
+                unsupported,
+                "{cell}"
+            );
+            assert_eq!(
+                suite.receive_export(&[], &sk_bytes, INFO, b"x", &mut out, receive),
+                unsupported,
+                "{cell}"
+            );
             continue;
         }
 
         // Exports: the Suite sends, the typed API receives.
-        let enc = suite.send_export(&mut rng, &pk_bytes, INFO, b"ctx", &mut out, send).unwrap();
+        let enc = suite
+            .send_export(&mut rng, &pk_bytes, INFO, b"ctx", &mut out, send)
+            .unwrap();
         let enc = EncappedKey::<K>::from_bytes(&enc).unwrap();
         let r = K::receiver::<F, A>(mode, &enc, &sk, INFO, &psk, &pk_s).unwrap();
         let mut theirs = [0u8; 42];
@@ -94,25 +123,55 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
         // ... and the other way round.
         let (enc, s) = K::sender::<F, A, _>(mode, &mut rng, &pk, INFO, &psk, &sk_s).unwrap();
         s.export(b"ctx", &mut theirs).unwrap();
-        suite.receive_export(enc.as_bytes(), &sk_bytes, INFO, b"ctx", &mut out, receive).unwrap();
+        suite
+            .receive_export(enc.as_bytes(), &sk_bytes, INFO, b"ctx", &mut out, receive)
+            .unwrap();
         assert_eq!(out, theirs, "{cell}: receive_export");
 
         if !A::SEALS {
             let unsupported = Err(Error::UnsupportedOperation);
-            assert_eq!(suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).map(|_| ()), unsupported, "{cell}");
-            assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, AAD, PT, receive).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(
+                suite
+                    .seal(&mut rng, &pk_bytes, INFO, AAD, PT, send)
+                    .map(|_| ()),
+                unsupported,
+                "{cell}"
+            );
+            assert_eq!(
+                suite
+                    .open(enc.as_bytes(), &sk_bytes, INFO, AAD, PT, receive)
+                    .map(|_| ()),
+                unsupported,
+                "{cell}"
+            );
             continue;
         }
         // The Suite seals, the typed API opens.
-        let (enc, ct) = suite.seal(&mut rng, &pk_bytes, INFO, AAD, PT, send).unwrap();
+        let (enc, ct) = suite
+            .seal(&mut rng, &pk_bytes, INFO, AAD, PT, send)
+            .unwrap();
         let enc = EncappedKey::<K>::from_bytes(&enc).unwrap();
         let mut r = K::receiver::<F, A>(mode, &enc, &sk, INFO, &psk, &pk_s).unwrap();
-        assert_eq!(A::open(&mut r, AAD, &ct).unwrap().unwrap(), PT, "{cell}: typed open");
+        assert_eq!(
+            A::open(&mut r, AAD, &ct).unwrap().unwrap(),
+            PT,
+            "{cell}: typed open"
+        );
         // The typed API seals, the Suite opens; a wrong aad does not.
         let (enc, mut s) = K::sender::<F, A, _>(mode, &mut rng, &pk, INFO, &psk, &sk_s).unwrap();
         let ct = A::seal(&mut s, AAD, PT).unwrap().unwrap();
-        assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, AAD, &ct, receive).unwrap(), PT, "{cell}");
-        assert_eq!(suite.open(enc.as_bytes(), &sk_bytes, INFO, b"other", &ct, receive), Err(Error::Open), "{cell}");
+        assert_eq!(
+            suite
+                .open(enc.as_bytes(), &sk_bytes, INFO, AAD, &ct, receive)
+                .unwrap(),
+            PT,
+            "{cell}"
+        );
+        assert_eq!(
+            suite.open(enc.as_bytes(), &sk_bytes, INFO, b"other", &ct, receive),
+            Err(Error::Open),
+            "{cell}"
+        );
     }
 }
 
@@ -169,13 +228,20 @@ fn unknown_ids_are_unsupported_suites() {
         (0x0020, 0x0001, 0x0004),
         (0xffff, 0xffff, 0xffff),
     ] {
-        assert_eq!(Suite::new(kem, kdf, aead), Err(Error::UnsupportedSuite), "{kem:#06x} {kdf:#06x} {aead:#06x}");
+        assert_eq!(
+            Suite::new(kem, kdf, aead),
+            Err(Error::UnsupportedSuite),
+            "{kem:#06x} {kdf:#06x} {aead:#06x}"
+        );
     }
 }
 
 #[test]
 fn every_known_id_triple_is_accepted() {
-    let kems = [0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051, 0x647a];
+    let kems = [
+        0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051,
+        0x647a,
+    ];
     let kdfs = [0x0001, 0x0002, 0x0003, 0x0010, 0x0011, 0x0012, 0x0013];
     let aeads = [0x0001, 0x0002, 0x0003, 0xffff];
     let mut n = 0;
@@ -194,8 +260,23 @@ fn every_known_id_triple_is_accepted() {
 fn malformed_keys_are_errors_not_panics() {
     let suite = Suite::new(0x0020, 0x0001, 0x0003).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    assert_eq!(suite.seal(&mut rng, &[1, 2, 3], INFO, AAD, PT, SenderMode::Base).map(|_| ()), Err(Error::InvalidPublicKey));
-    assert_eq!(suite.open(&[0; 32], &[1], INFO, AAD, PT, ReceiverMode::Base).map(|_| ()), Err(Error::InvalidPrivateKey));
+    assert_eq!(
+        suite
+            .seal(&mut rng, &[1, 2, 3], INFO, AAD, PT, SenderMode::Base)
+            .map(|_| ()),
+        Err(Error::InvalidPublicKey)
+    );
+    assert_eq!(
+        suite
+            .open(&[0; 32], &[1], INFO, AAD, PT, ReceiverMode::Base)
+            .map(|_| ()),
+        Err(Error::InvalidPrivateKey)
+    );
     let (sk, _) = suite.derive_key_pair(&[1; 32]).unwrap();
-    assert_eq!(suite.open(&[0; 31], &sk, INFO, AAD, PT, ReceiverMode::Base).map(|_| ()), Err(Error::InvalidEncappedKey));
+    assert_eq!(
+        suite
+            .open(&[0; 31], &sk, INFO, AAD, PT, ReceiverMode::Base)
+            .map(|_| ()),
+        Err(Error::InvalidEncappedKey)
+    );
 }

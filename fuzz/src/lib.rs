@@ -1,65 +1,389 @@
-//! Shared helpers for the fuzz targets: each target is a few lines over these.
+//! Shared helpers for the fuzz targets: each target is a few lines over these. Panics,
+//! aborts and sanitizer reports are bugs; `Err` results (bad encodings, failed
+//! authentication, over-long requests) are the expected outcomes.
 
-use typed_hpke::aead::ChaCha20Poly1305;
-use typed_hpke::kdf::HkdfSha256;
-use typed_hpke::kem::Kem;
-use typed_hpke::{EncappedKey, Hpke, PrivateKey, PublicKey};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
-/// Calls `$f::<K>(data)` for every KEM of the crate.
+use typed_hpke::aead::{Aead, Aes128Gcm, ChaCha20Poly1305, ExportOnly, SealingAead};
+use typed_hpke::hybrid_array::typenum::Unsigned;
+use typed_hpke::kdf::{HkdfSha256, Kdf, Shake128, Shake256, TurboShake256};
+use typed_hpke::kem::{AuthKem, Kem};
+use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey};
+
+/// Calls `$f::<K>(rest)` for the KEM the first input byte selects (all 12 are reachable), so
+/// each execution does one KEM's work and the slow curves do not dominate every input.
 #[macro_export]
 macro_rules! for_each_kem {
-    ($f:ident, $data:expr) => {{
-        $f::<typed_hpke::kem::DhKemX25519HkdfSha256>($data);
-        $f::<typed_hpke::kem::DhKemX448HkdfSha512>($data);
-        $f::<typed_hpke::kem::DhKemP256HkdfSha256>($data);
-        $f::<typed_hpke::kem::DhKemP384HkdfSha384>($data);
-        $f::<typed_hpke::kem::DhKemP521HkdfSha512>($data);
-        $f::<typed_hpke::kem::DhKemSecp256k1HkdfSha256>($data);
-        $f::<typed_hpke::kem::MlKem512>($data);
-        $f::<typed_hpke::kem::MlKem768>($data);
-        $f::<typed_hpke::kem::MlKem1024>($data);
-        $f::<typed_hpke::kem::XWing>($data);
-        $f::<typed_hpke::kem::MlKem768P256>($data);
-        $f::<typed_hpke::kem::MlKem1024P384>($data);
+    ($f:ident, $data:expr) => {
+        $crate::for_each_kem_family!($f, $f, $data)
+    };
+}
+
+/// As `for_each_kem!`, calling `$dh::<K>` for the DH-KEMs (all modes) and `$pq::<K>` for the
+/// post-quantum and hybrid KEMs.
+#[macro_export]
+macro_rules! for_each_kem_family {
+    ($dh:ident, $pq:ident, $data:expr) => {{
+        let data: &[u8] = $data;
+        let (selector, rest) = data.split_first().unwrap_or((&0, &[]));
+        match selector % 12 {
+            0 => $dh::<typed_hpke::kem::DhKemX25519HkdfSha256>(rest),
+            1 => $dh::<typed_hpke::kem::DhKemX448HkdfSha512>(rest),
+            2 => $dh::<typed_hpke::kem::DhKemP256HkdfSha256>(rest),
+            3 => $dh::<typed_hpke::kem::DhKemP384HkdfSha384>(rest),
+            4 => $dh::<typed_hpke::kem::DhKemP521HkdfSha512>(rest),
+            5 => $dh::<typed_hpke::kem::DhKemSecp256k1HkdfSha256>(rest),
+            6 => $pq::<typed_hpke::kem::MlKem512>(rest),
+            7 => $pq::<typed_hpke::kem::MlKem768>(rest),
+            8 => $pq::<typed_hpke::kem::MlKem1024>(rest),
+            9 => $pq::<typed_hpke::kem::XWing>(rest),
+            10 => $pq::<typed_hpke::kem::MlKem768P256>(rest),
+            _ => $pq::<typed_hpke::kem::MlKem1024P384>(rest),
+        }
     }};
 }
 
-/// Whatever parses as a key re-serializes to the same bytes (private keys modulo clamping).
-pub fn parse_keys<K: Kem>(data: &[u8]) {
+/// Fixed key pairs per KEM: the recipient's and the sender's, derived once per process (key
+/// derivation per input would make the slow curves dominate every run).
+pub struct Keys<K: Kem> {
+    pub sk_r: PrivateKey<K>,
+    pub pk_r: PublicKey<K>,
+    pub sk_s: PrivateKey<K>,
+    pub pk_s: PublicKey<K>,
+}
+
+pub fn keys<K: Kem>() -> &'static Keys<K>
+where
+    Keys<K>: Send + Sync,
+{
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>> =
+        OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
+    let entry = cache.entry(TypeId::of::<K>()).or_insert_with(|| {
+        let (sk_r, pk_r) = K::derive_key_pair(b"typed-hpke fuzz recipient").expect("derive");
+        let (sk_s, pk_s) = K::derive_key_pair(b"typed-hpke fuzz sender").expect("derive");
+        Box::leak(Box::new(Keys {
+            sk_r,
+            pk_r,
+            sk_s,
+            pk_s,
+        }))
+    });
+    entry
+        .downcast_ref::<Keys<K>>()
+        .expect("one entry per KEM type")
+}
+
+fn nenc<K: Kem>() -> usize {
+    K::NEnc::USIZE
+}
+
+/// A little cursor over the fuzz input.
+pub struct Input<'a>(pub &'a [u8]);
+
+impl<'a> Input<'a> {
+    pub fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+    pub fn u16(&mut self) -> u16 {
+        u16::from_be_bytes([self.byte(), self.byte()])
+    }
+    /// The next `n` bytes (fewer at the end).
+    pub fn take(&mut self, n: usize) -> &'a [u8] {
+        let (head, tail) = self.0.split_at(n.min(self.0.len()));
+        self.0 = tail;
+        head
+    }
+    /// A length-prefixed slice (one length byte).
+    pub fn slice(&mut self) -> &'a [u8] {
+        let n = usize::from(self.byte());
+        self.take(n)
+    }
+    pub fn rest(&mut self) -> &'a [u8] {
+        self.take(self.0.len())
+    }
+}
+
+/// `public_key`: whatever parses re-serializes to the same bytes.
+pub fn public_key<K: Kem>(data: &[u8]) {
     if let Ok(pk) = PublicKey::<K>::from_bytes(data) {
         assert_eq!(pk.as_bytes(), data);
+        assert_eq!(&pk.to_bytes()[..], data);
     }
+}
+
+/// `private_key`: whatever parses re-serializes to bytes that parse to the same key, whose
+/// public key parses too.
+pub fn private_key<K: Kem>(data: &[u8]) {
     if let Ok(sk) = PrivateKey::<K>::from_bytes(data) {
         let again = PrivateKey::<K>::from_bytes(&sk.to_bytes()).expect("re-parse");
         assert!(again == sk);
+        let pk = sk.public_key();
+        assert!(PublicKey::<K>::from_bytes(pk.as_bytes()).expect("public key") == pk);
     }
+}
+
+/// `encapped_key`: whatever parses re-serializes to the same bytes.
+pub fn encapped_key<K: Kem>(data: &[u8]) {
     if let Ok(enc) = EncappedKey::<K>::from_bytes(data) {
         assert_eq!(enc.as_bytes(), data);
     }
 }
 
-/// A fixed recipient key per KEM.
-pub fn recipient<K: Kem>() -> PrivateKey<K> {
-    K::derive_key_pair(b"typed-hpke fuzz recipient").expect("derive").0
+/// `derive_key_pair`: any ikm; a derived pair is consistent and round-trips.
+pub fn derive_key_pair<K: Kem>(data: &[u8]) {
+    if let Ok((sk, pk)) = K::derive_key_pair(data) {
+        assert!(sk.public_key() == pk);
+        assert!(PrivateKey::<K>::from_bytes(&sk.to_bytes()).expect("re-parse") == sk);
+    }
 }
 
-/// Decapsulation of arbitrary bytes (padded or cut to Nenc) never panics.
-pub fn decap<K: Kem>(data: &[u8]) {
-    let sk = recipient::<K>();
+/// `decap`: arbitrary encapsulated keys (cut or zero-padded to Nenc) against a fixed key.
+pub fn decap<K: Kem>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
     let mut enc = data.to_vec();
-    enc.resize(<K::NEnc as typed_hpke::hybrid_array::typenum::Unsigned>::USIZE, 0);
+    enc.resize(nenc::<K>(), 0);
     let enc = EncappedKey::<K>::from_bytes(&enc).expect("Nenc bytes");
-    let _ = K::decap(&enc, &sk);
+    let _ = K::decap(&enc, &keys::<K>().sk_r);
 }
 
-/// Single-shot open of arbitrary input split into enc, ciphertext, aad and info.
-pub fn open<K: Kem>(data: &[u8]) {
-    let nenc = <K::NEnc as typed_hpke::hybrid_array::typenum::Unsigned>::USIZE;
-    let (enc, rest) = data.split_at(nenc.min(data.len()));
-    let Ok(enc) = EncappedKey::<K>::from_bytes(enc) else { return };
-    let split = rest.first().map_or(0, |&b| usize::from(b)).min(rest.len());
-    let (aad, rest) = rest.split_at(split);
-    let (info, ct) = rest.split_at(rest.len() / 3);
-    let sk = recipient::<K>();
-    let _ = Hpke::<K, HkdfSha256, ChaCha20Poly1305>::open_base(&enc, &sk, info, aad, ct);
+/// `decap` in the authenticated mode, for the DH-KEMs.
+pub fn auth_decap<K: AuthKem>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
+    decap::<K>(data);
+    let mut enc = data.to_vec();
+    enc.resize(nenc::<K>(), 0);
+    let enc = EncappedKey::<K>::from_bytes(&enc).expect("Nenc bytes");
+    let k = keys::<K>();
+    let _ = K::auth_decap(&enc, &k.sk_r, &k.pk_s);
+}
+
+const PSK: &[u8; 32] = b"typed-hpke fuzz pre-shared key!!";
+
+/// Splits the input for an open: selector byte, enc, aad, info, ciphertext.
+fn open_parts<'a, K: Kem>(
+    data: &'a [u8],
+) -> Option<(u8, EncappedKey<K>, &'a [u8], &'a [u8], &'a [u8])> {
+    let mut input = Input(data);
+    let selector = input.byte();
+    let enc = EncappedKey::<K>::from_bytes(input.take(nenc::<K>())).ok()?;
+    let aad = input.slice();
+    let info = input.slice();
+    Some((selector, enc, aad, info, input.rest()))
+}
+
+fn open_with<K: Kem, F: Kdf, A: SealingAead>(
+    mode: u8,
+    enc: &EncappedKey<K>,
+    aad: &[u8],
+    info: &[u8],
+    ct: &[u8],
+) where
+    Keys<K>: Send + Sync,
+{
+    let sk = &keys::<K>().sk_r;
+    let psk = Psk::new(PSK, b"fuzz").expect("psk");
+    let r = match mode % 2 {
+        0 => Hpke::<K, F, A>::open_base(enc, sk, info, aad, ct),
+        _ => Hpke::<K, F, A>::open_psk(enc, sk, info, aad, ct, &psk),
+    };
+    assert!(r.is_err() || ct.len() >= 16);
+}
+
+fn open_auth_with<K: AuthKem, F: Kdf, A: SealingAead>(
+    mode: u8,
+    enc: &EncappedKey<K>,
+    aad: &[u8],
+    info: &[u8],
+    ct: &[u8],
+) where
+    Keys<K>: Send + Sync,
+{
+    let k = keys::<K>();
+    let psk = Psk::new(PSK, b"fuzz").expect("psk");
+    let _ = match mode % 2 {
+        0 => Hpke::<K, F, A>::open_auth(enc, &k.sk_r, info, aad, ct, &k.pk_s),
+        _ => Hpke::<K, F, A>::open_auth_psk(enc, &k.sk_r, info, aad, ct, &psk, &k.pk_s),
+    };
+}
+
+/// `open` for the PQ KEMs and hybrids: Base and PSK, a two-stage or a one-stage KDF, two AEADs.
+pub fn open<K: Kem>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
+    let Some((sel, enc, aad, info, ct)) = open_parts::<K>(data) else {
+        return;
+    };
+    match (sel >> 1) % 4 {
+        0 => open_with::<K, HkdfSha256, ChaCha20Poly1305>(sel, &enc, aad, info, ct),
+        1 => open_with::<K, Shake256, ChaCha20Poly1305>(sel, &enc, aad, info, ct),
+        2 => open_with::<K, HkdfSha256, Aes128Gcm>(sel, &enc, aad, info, ct),
+        _ => open_with::<K, TurboShake256, Aes128Gcm>(sel, &enc, aad, info, ct),
+    }
+}
+
+/// `open` for the DH-KEMs: all four modes.
+pub fn open_all_modes<K: AuthKem>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
+    let Some((sel, enc, aad, info, ct)) = open_parts::<K>(data) else {
+        return;
+    };
+    if sel & 0x80 == 0 {
+        return open::<K>(data);
+    }
+    match (sel >> 1) % 2 {
+        0 => open_auth_with::<K, HkdfSha256, ChaCha20Poly1305>(sel, &enc, aad, info, ct),
+        _ => open_auth_with::<K, Shake128, Aes128Gcm>(sel, &enc, aad, info, ct),
+    }
+}
+
+/// `context`: a sender and a receiver driven in lockstep. They must always agree; a tampered
+/// message must fail without moving either side.
+pub fn context<K: Kem, F: Kdf, A: SealingAead>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
+    let k = keys::<K>();
+    let mut input = Input(data);
+    let info = input.slice();
+    let mut rng = typed_hpke::rand_core::UnwrapErr(Zeros);
+    let Ok((enc, mut sender)) = Hpke::<K, F, A>::setup_sender_base(&mut rng, &k.pk_r, info) else {
+        return;
+    };
+    let mut receiver =
+        Hpke::<K, F, A>::setup_receiver_base(&enc, &k.sk_r, info).expect("receiver of a good enc");
+    while !input.0.is_empty() {
+        let op = input.byte();
+        match op % 4 {
+            0 | 1 => {
+                let aad = input.slice();
+                let pt = input.slice();
+                let ct = sender.seal(aad, pt).expect("seal");
+                if op % 4 == 1 && !ct.is_empty() {
+                    // Tampered: flip one bit chosen by the input; it must not open, and the
+                    // receiver must still open the genuine message next.
+                    let mut bad = ct.clone();
+                    let i = usize::from(input.u16()) % (bad.len() * 8);
+                    bad[i / 8] ^= 1 << (i % 8);
+                    assert_eq!(receiver.open(aad, &bad), Err(Error::Open));
+                }
+                assert_eq!(receiver.open(aad, &ct).expect("lockstep open"), pt);
+            }
+            2 => {
+                let ctx = input.slice();
+                let len = usize::from(input.u16());
+                let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                let (ra, rb) = (sender.export(ctx, &mut a), receiver.export(ctx, &mut b));
+                assert_eq!(ra, rb);
+                assert_eq!(a, b);
+            }
+            _ => {
+                // Into caller buffers of arbitrary size.
+                let pt = input.slice();
+                let mut out = vec![0u8; usize::from(input.byte()) * 2];
+                if let Ok(n) = sender.seal_into(b"", pt, &mut out) {
+                    let mut back = vec![0u8; n];
+                    let m = receiver
+                        .open_into(b"", &out[..n], &mut back)
+                        .expect("open_into");
+                    assert_eq!(&back[..m], pt);
+                }
+            }
+        }
+        assert_eq!(sender.sequence_number(), receiver.sequence_number());
+    }
+}
+
+/// A generator of zeros: the fuzz targets need determinism, not secrecy.
+pub struct Zeros;
+
+impl typed_hpke::rand_core::TryRng for Zeros {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(7)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(7)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(7);
+        Ok(())
+    }
+}
+
+impl typed_hpke::rand_core::TryCryptoRng for Zeros {}
+
+/// `key_schedule`: arbitrary mode byte, psk, psk_id, info and shared secret, for a two-stage
+/// and a one-stage KDF. Invalid combinations are errors, never panics.
+pub fn key_schedule(data: &[u8]) {
+    type X = typed_hpke::kem::DhKemX25519HkdfSha256;
+    let mut input = Input(data);
+    let mode = input.byte();
+    let use_psk = input.byte() & 1 == 1;
+    let psk = input.slice();
+    let psk_id = input.slice();
+    let ss = input.slice();
+    let info = input.rest();
+    let psk = if use_psk {
+        Psk::new_allowing_short_psk(psk, psk_id).ok()
+    } else {
+        None
+    };
+    let _ = Hpke::<X, HkdfSha256, ChaCha20Poly1305>::key_schedule_for_testing_only(
+        mode,
+        ss,
+        info,
+        psk.as_ref(),
+    );
+    let _ =
+        Hpke::<X, Shake128, Aes128Gcm>::key_schedule_for_testing_only(mode, ss, info, psk.as_ref());
+    let _ = Hpke::<X, TurboShake256, ExportOnly>::key_schedule_for_testing_only(
+        mode,
+        ss,
+        info,
+        psk.as_ref(),
+    );
+}
+
+/// `export`: arbitrary exporter contexts and lengths from both sides; too long is an error on
+/// both, never a truncation or a panic.
+pub fn export<F: Kdf, A: Aead>(data: &[u8]) {
+    type X = typed_hpke::kem::DhKemX25519HkdfSha256;
+    let k = keys::<X>();
+    let mut input = Input(data);
+    let mut rng = typed_hpke::rand_core::UnwrapErr(Zeros);
+    let (enc, sender) =
+        Hpke::<X, F, A>::setup_sender_base(&mut rng, &k.pk_r, b"fuzz").expect("setup");
+    let receiver = Hpke::<X, F, A>::setup_receiver_base(&enc, &k.sk_r, b"fuzz").expect("setup");
+    while !input.0.is_empty() {
+        let ctx = input.slice();
+        // Up to 2^17: past every KDF's limit (255 * Nh for HKDF, 65535 for the XOFs).
+        let len = usize::from(input.u16()) << (input.byte() & 1);
+        let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+        let (ra, rb) = (sender.export(ctx, &mut a), receiver.export(ctx, &mut b));
+        assert_eq!(ra, rb);
+        match ra {
+            Ok(()) => assert_eq!(a, b),
+            Err(e) => {
+                assert_eq!(e, Error::ExportTooLong);
+                assert!(len > F::MAX_EXPORT_LEN);
+                assert!(a.iter().all(|&x| x == 0), "a refused export writes nothing");
+            }
+        }
+    }
 }

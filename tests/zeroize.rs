@@ -1,0 +1,73 @@
+//! Secrets are wiped on drop. Rust offers no safe way to read memory after a drop, so the
+//! guarantee is shown through the types: every secret-holding type, or the primitive state it
+//! is made of, implements `ZeroizeOnDrop`. That a wiped private key cannot be used at all is
+//! shown at compile time: a dropped key cannot be named again
+//! (`tests/compile_fail/private_key_used_after_drop.rs`), and `PrivateKey` has no public
+//! `zeroize()` that would leave a usable all-zero key behind
+//! (`tests/compile_fail/zeroize_private_key.rs`), unlike hpke-ng, whose zeroized key still
+//! decapsulates.
+
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use typed_hpke::kdf::{Kdf, Shake128, Shake256, TurboShake128, TurboShake256};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, XWing,
+};
+use typed_hpke::{PrivateKey, SharedSecret};
+use zeroize::ZeroizeOnDrop;
+
+fn wiped_on_drop<T: ZeroizeOnDrop>() {}
+
+fn kem_secrets<K: Kem>() {
+    wiped_on_drop::<PrivateKey<K>>();
+    wiped_on_drop::<SharedSecret<K>>();
+}
+
+#[test]
+fn private_keys_and_shared_secrets() {
+    kem_secrets::<DhKemX25519HkdfSha256>();
+    kem_secrets::<DhKemX448HkdfSha512>();
+    kem_secrets::<DhKemP256HkdfSha256>();
+    kem_secrets::<DhKemP384HkdfSha384>();
+    kem_secrets::<DhKemP521HkdfSha512>();
+    kem_secrets::<DhKemSecp256k1HkdfSha256>();
+    kem_secrets::<MlKem512>();
+    kem_secrets::<MlKem768>();
+    kem_secrets::<MlKem1024>();
+    kem_secrets::<XWing>();
+    kem_secrets::<MlKem768P256>();
+    kem_secrets::<MlKem1024P384>();
+}
+
+/// A context holds the keyed AEAD (the key), the base nonce (wiped by the context's own
+/// `Drop`) and the exporter. The keyed AEADs wipe their key schedules.
+#[test]
+fn context_keys() {
+    wiped_on_drop::<<Aes128Gcm as Aead>::Cipher>();
+    wiped_on_drop::<<Aes256Gcm as Aead>::Cipher>();
+    wiped_on_drop::<<ChaCha20Poly1305 as Aead>::Cipher>();
+}
+
+/// The exporter secret lives on as the exporter's state: for the one-stage KDFs an absorbed
+/// XOF, for HKDF the keyed HMAC, whose state is two SHA-2 compression states (wiped on drop;
+/// the `hkdf` wrapper itself carries no marker, so the test names the states it holds).
+#[test]
+fn exporter_secrets() {
+    wiped_on_drop::<<Shake128 as Kdf>::Exporter>();
+    wiped_on_drop::<<Shake256 as Kdf>::Exporter>();
+    wiped_on_drop::<<TurboShake128 as Kdf>::Exporter>();
+    wiped_on_drop::<<TurboShake256 as Kdf>::Exporter>();
+    wiped_on_drop::<sha2::block_api::Sha256VarCore>();
+    wiped_on_drop::<sha2::block_api::Sha512VarCore>();
+}
+
+/// Key schedule intermediates (`psk_id_hash`, `info_hash`, `secret`, the PRKs) are
+/// `Zeroizing` buffers inside the crate; what leaves it is a `SharedSecret` or a context.
+/// `to_bytes` of a private key is `Zeroizing` too.
+#[test]
+fn serialized_private_keys() {
+    let (sk, _) = DhKemX25519HkdfSha256::derive_key_pair(&[1; 32]).unwrap();
+    let bytes: zeroize::Zeroizing<_> = sk.to_bytes();
+    assert_eq!(bytes.len(), 32);
+}
