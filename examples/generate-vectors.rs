@@ -83,12 +83,14 @@ fn is_dh<K: Kem>() -> bool {
 
 /// Length of `ikmE`: for the DH-KEMs, DeriveKeyPair's ikm; for the PQ KEMs the raw
 /// encapsulation randomness (draft-ietf-hpke-pq): ML-KEM's 32-byte `m`, X-Wing's 64-byte
-/// `eseed`, and for the NIST hybrids `m` followed by four scalar candidates.
+/// `eseed`, and for the NIST hybrids `m` followed by the `Group.Nseed`-byte seed of
+/// `Group.RandomScalar` (draft-irtf-cfrg-concrete-hybrid-kems): four 32-byte candidates for
+/// P-256, one 48-byte candidate for P-384.
 fn ikm_e_len<K: Kem>() -> usize {
     match K::ID {
         0x647a => 64,
         0x0050 => 32 + 4 * 32,
-        0x0051 => 32 + 4 * 48,
+        0x0051 => 32 + 48,
         0x0040..=0x0042 => 32,
         _ => K::NSk::USIZE,
     }
@@ -264,7 +266,7 @@ fn base_or_psk<K: Kem, F: Kdf, A: Sealer<K, F>>(mode: Mode) -> Result<Value, Err
         hex::decode(PSK_ID).expect("hex"),
     );
     let psk = Psk::new(&psk, &psk_id)?;
-    let (ss, enc) = K::encap_deterministic(&s.ikm_e, &s.pk_r)?;
+    let (ss, enc) = typed_hpke::hazmat::encap_deterministic::<K>(&s.ikm_e, &s.pk_r)?;
     let (enc2, ctx) = match mode {
         Mode::Base => Hpke::<K, F, A>::setup_sender_base_deterministic_for_testing_only(
             &s.ikm_e, &s.pk_r, &info,
@@ -287,7 +289,7 @@ fn auth<K: AuthKem, F: Kdf, A: Sealer<K, F>>(mode: Mode) -> Result<Value, Error>
         hex::decode(PSK_ID).expect("hex"),
     );
     let psk = Psk::new(&psk, &psk_id)?;
-    let (ss, enc) = K::auth_encap_deterministic(&s.ikm_e, &s.pk_r, &s.sk_s)?;
+    let (ss, enc) = typed_hpke::hazmat::auth_encap_deterministic(&s.ikm_e, &s.pk_r, &s.sk_s)?;
     let (enc2, ctx) = match mode {
         Mode::Auth => Hpke::<K, F, A>::setup_sender_auth_deterministic_for_testing_only(
             &s.ikm_e, &s.pk_r, &info, &s.sk_s,

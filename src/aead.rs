@@ -7,8 +7,6 @@
 
 use hybrid_array::{Array, ArraySize};
 
-use crate::Error;
-
 #[cfg(feature = "aes-gcm")]
 mod aes_gcm;
 #[cfg(feature = "chacha20poly1305")]
@@ -34,9 +32,9 @@ pub trait Aead: crate::sealed::Sealed + Sized + 'static {
     /// The keyed cipher, with its key schedule (AES round keys, GHASH key) computed once.
     #[doc(hidden)]
     type Cipher;
-    /// Keys the cipher.
+    /// The engine that keys the cipher (sealed).
     #[doc(hidden)]
-    fn new_cipher(key: &Array<u8, Self::Nk>) -> Self::Cipher;
+    type Engine: crate::sealed::AeadEngine<Self>;
 }
 
 /// An AEAD that can seal and open: every [`Aead`] but [`ExportOnly`].
@@ -44,45 +42,9 @@ pub trait SealingAead: Aead {
     /// `Nt`, the tag length in bytes.
     type Nt: ArraySize;
 
-    /// Encrypts `buffer` in place and returns the tag.
+    /// The engine that seals and opens under a context's nonce (sealed).
     #[doc(hidden)]
-    fn seal_in_place(
-        cipher: &Self::Cipher,
-        nonce: &Array<u8, Self::Nn>,
-        aad: &[u8],
-        buffer: &mut [u8],
-    ) -> Result<Tag<Self>, Error>;
-
-    /// Encrypts `input` into `output` (same length) and returns the tag.
-    #[doc(hidden)]
-    fn seal_to(
-        cipher: &Self::Cipher,
-        nonce: &Array<u8, Self::Nn>,
-        aad: &[u8],
-        input: &[u8],
-        output: &mut [u8],
-    ) -> Result<Tag<Self>, Error>;
-
-    /// Decrypts `buffer` in place after checking `tag`; on failure `buffer` is left as it was.
-    #[doc(hidden)]
-    fn open_in_place(
-        cipher: &Self::Cipher,
-        nonce: &Array<u8, Self::Nn>,
-        aad: &[u8],
-        buffer: &mut [u8],
-        tag: &Tag<Self>,
-    ) -> Result<(), Error>;
-
-    /// Decrypts `input` into `output` (same length) after checking `tag`.
-    #[doc(hidden)]
-    fn open_to(
-        cipher: &Self::Cipher,
-        nonce: &Array<u8, Self::Nn>,
-        aad: &[u8],
-        input: &[u8],
-        output: &mut [u8],
-        tag: &Tag<Self>,
-    ) -> Result<(), Error>;
+    type SealingEngine: crate::sealed::SealingAeadEngine<Self>;
 }
 
 /// An authentication tag of the AEAD `A`.
@@ -103,7 +65,10 @@ macro_rules! rustcrypto_aead {
             type Nk = $nk;
             type Nn = $nn;
             type Cipher = $cipher;
+            type Engine = Self;
+        }
 
+        impl crate::sealed::AeadEngine<$name> for $name {
             fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> $cipher {
                 <$cipher as aead::KeyInit>::new(key)
             }
@@ -111,7 +76,10 @@ macro_rules! rustcrypto_aead {
 
         impl crate::aead::SealingAead for $name {
             type Nt = $nt;
+            type SealingEngine = Self;
+        }
 
+        impl crate::sealed::SealingAeadEngine<$name> for $name {
             fn seal_in_place(
                 cipher: &$cipher,
                 nonce: &hybrid_array::Array<u8, $nn>,

@@ -16,6 +16,7 @@ use crate::aead::{Aead, SealingAead, Tag};
 use crate::kdf::Kdf;
 use crate::kem::Kem;
 use crate::key_schedule::{Schedule, hpke_suite_id};
+use crate::sealed::{AeadEngine as _, KdfEngine as _, SealingAeadEngine as _};
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -32,7 +33,7 @@ struct Context<K: Kem, F: Kdf, A: Aead> {
 impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
     fn new(schedule: Schedule<F, A>) -> Self {
         Self {
-            cipher: A::new_cipher(&schedule.key),
+            cipher: A::Engine::new_cipher(&schedule.key),
             base_nonce: schedule.base_nonce.clone(),
             seq: 0,
             exporter: schedule.exporter,
@@ -73,7 +74,7 @@ impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
         if out.len() > F::MAX_EXPORT_LEN {
             return Err(Error::ExportTooLong);
         }
-        F::export(
+        F::Engine::export(
             &hpke_suite_id::<K, F, A>(),
             &self.exporter,
             exporter_context,
@@ -163,8 +164,9 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag<A>, Error> {
-        self.ctx
-            .with_next_nonce(|cipher, nonce| A::seal_in_place(cipher, nonce, aad, buffer))
+        self.ctx.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer)
+        })
     }
 
     /// `Context.Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + Nt` bytes)
@@ -180,9 +182,9 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
             .ok_or(Error::InvalidLength)?;
         let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
         let (ct, tag_out) = out.split_at_mut(pt.len());
-        let tag = self
-            .ctx
-            .with_next_nonce(|cipher, nonce| A::seal_to(cipher, nonce, aad, pt, ct))?;
+        let tag = self.ctx.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct)
+        })?;
         tag_out.copy_from_slice(&tag);
         Ok(total)
     }
@@ -212,8 +214,9 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
         buffer: &mut [u8],
         tag: &Tag<A>,
     ) -> Result<(), Error> {
-        self.ctx
-            .with_next_nonce(|cipher, nonce| A::open_in_place(cipher, nonce, aad, buffer, tag))
+        self.ctx.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::open_in_place(cipher, nonce, aad, buffer, tag)
+        })
     }
 
     /// `Context.Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
@@ -229,7 +232,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
         let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
         let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
         self.ctx.with_next_nonce(|cipher, nonce| {
-            A::open_to(cipher, nonce, aad, ciphertext, out, &tag)
+            A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
         })?;
         Ok(pt_len)
     }

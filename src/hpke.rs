@@ -206,7 +206,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
         psk: Option<&Psk<'_>>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         let (shared_secret, enc) = encapped;
-        let schedule = key_schedule::<K, F, A>(mode, shared_secret.as_bytes(), info, psk, None)?;
+        let schedule = key_schedule::<K, F, A>(mode, shared_secret.as_bytes(), info, psk, &mut ())?;
         Ok((enc, SenderContext::new(schedule)))
     }
 
@@ -217,7 +217,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
         info: &[u8],
         psk: Option<&Psk<'_>>,
     ) -> Result<ReceiverContext<K, F, A>, Error> {
-        let schedule = key_schedule::<K, F, A>(mode, shared_secret.as_bytes(), info, psk, None)?;
+        let schedule = key_schedule::<K, F, A>(mode, shared_secret.as_bytes(), info, psk, &mut ())?;
         Ok(ReceiverContext::new(schedule))
     }
 
@@ -396,7 +396,12 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
         pk_r: &PublicKey<K>,
         info: &[u8],
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Base, K::encap_deterministic(ikm_e, pk_r)?, info, None)
+        Self::sender(
+            Mode::Base,
+            crate::hazmat::encap_deterministic(ikm_e, pk_r)?,
+            info,
+            None,
+        )
     }
 
     /// `SetupPSKS` with the ephemeral randomness fixed by `ikm_e`. Never in production.
@@ -409,29 +414,24 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::Psk,
-            K::encap_deterministic(ikm_e, pk_r)?,
+            crate::hazmat::encap_deterministic(ikm_e, pk_r)?,
             info,
             Some(psk),
         )
     }
 
-    /// The key schedule's outputs and (two-stage KDFs) intermediates for a given shared
-    /// secret. `mode` is the RFC mode byte; `psk` must be given exactly for modes 1 and 3.
+    /// [`hazmat::key_schedule_values`](crate::hazmat::key_schedule_values) for this suite.
+    ///
+    /// # Errors
+    /// As that function.
     #[doc(hidden)]
     pub fn key_schedule_for_testing_only(
         mode: u8,
         shared_secret: &[u8],
         info: &[u8],
         psk: Option<&Psk<'_>>,
-    ) -> Result<crate::key_schedule::KeyScheduleValuesForTestingOnly, Error> {
-        let mode = match (mode, psk.is_some()) {
-            (0, false) => Mode::Base,
-            (1, true) => Mode::Psk,
-            (2, false) => Mode::Auth,
-            (3, true) => Mode::AuthPsk,
-            _ => return Err(Error::InvalidPsk),
-        };
-        crate::key_schedule::key_schedule_values::<K, F, A>(mode, shared_secret, info, psk)
+    ) -> Result<crate::hazmat::KeyScheduleValues, Error> {
+        crate::hazmat::key_schedule_values::<K, F, A>(mode, shared_secret, info, psk)
     }
 }
 
@@ -448,7 +448,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::Auth,
-            K::auth_encap_deterministic(ikm_e, pk_r, sk_s)?,
+            crate::hazmat::auth_encap_deterministic(ikm_e, pk_r, sk_s)?,
             info,
             None,
         )
@@ -465,7 +465,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::AuthPsk,
-            K::auth_encap_deterministic(ikm_e, pk_r, sk_s)?,
+            crate::hazmat::auth_encap_deterministic(ikm_e, pk_r, sk_s)?,
             info,
             Some(psk),
         )

@@ -6,9 +6,6 @@
 
 use hybrid_array::ArraySize;
 
-use crate::Error;
-use crate::key_schedule::Trace;
-
 mod hkdf;
 mod shake;
 
@@ -31,29 +28,7 @@ pub trait Kdf: crate::sealed::Sealed + Sized + 'static {
     #[doc(hidden)]
     type Exporter;
 
-    /// `KeySchedule` (RFC 9180 §5.1) after `VerifyPSKInputs`: fills `key` and `base_nonce`
-    /// (each possibly empty) and returns the exporter secret.
+    /// The engine behind the key schedule and export (sealed).
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    fn key_schedule(
-        suite_id: &[u8],
-        mode: u8,
-        shared_secret: &[u8],
-        info: &[u8],
-        psk: &[u8],
-        psk_id: &[u8],
-        key: &mut [u8],
-        base_nonce: &mut [u8],
-        trace: Option<&mut Trace>,
-    ) -> Result<Self::Exporter, Error>;
-
-    /// `Export(exporter_context, L)` (RFC 9180 §5.3) with `L = out.len()`, which the caller has
-    /// already checked against [`Kdf::MAX_EXPORT_LEN`].
-    #[doc(hidden)]
-    fn export(
-        suite_id: &[u8],
-        exporter: &Self::Exporter,
-        exporter_context: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error>;
+    type Engine: crate::sealed::KdfEngine<Self>;
 }

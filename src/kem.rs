@@ -12,6 +12,8 @@ use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
+use crate::sealed::KemEngine as _;
+
 use crate::Error;
 
 mod dhkem;
@@ -98,26 +100,9 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>)
     -> Result<SharedSecret<Self>, Error>;
 
-    /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
-    /// `DeriveKeyPair(ikm_e)`).
+    /// The engine behind the operations above (sealed: not callable outside this crate).
     #[doc(hidden)]
-    fn encap_deterministic(
-        ikm_e: &[u8],
-        pk_r: &PublicKey<Self>,
-    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
-
-    #[doc(hidden)]
-    fn sk_from_bytes(bytes: &[u8]) -> Result<Self::Sk, Error>;
-    #[doc(hidden)]
-    fn sk_to_bytes(sk: &Self::Sk) -> Zeroizing<Array<u8, Self::NSk>>;
-    #[doc(hidden)]
-    fn sk_public_key(sk: &Self::Sk) -> &Self::Pk;
-    #[doc(hidden)]
-    fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice;
-    #[doc(hidden)]
-    fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error>;
-    #[doc(hidden)]
-    fn pk_as_bytes(pk: &Self::Pk) -> &Array<u8, Self::NPk>;
+    type Engine: crate::sealed::KemEngine<Self>;
 }
 
 /// A KEM with the authenticated variants `AuthEncap` / `AuthDecap` (RFC 9180 §4.1), which the
@@ -143,13 +128,9 @@ pub trait AuthKem: Kem {
         pk_s: &PublicKey<Self>,
     ) -> Result<SharedSecret<Self>, Error>;
 
-    /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
+    /// The engine behind the authenticated operations (sealed).
     #[doc(hidden)]
-    fn auth_encap_deterministic(
-        ikm_e: &[u8],
-        pk_r: &PublicKey<Self>,
-        sk_s: &PrivateKey<Self>,
-    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error>;
+    type AuthEngine: crate::sealed::AuthKemEngine<Self>;
 }
 
 /// A private key of the KEM `K`.
@@ -169,25 +150,25 @@ impl<K: Kem> PrivateKey<K> {
     /// (zero, or not below the group order, for the Weierstrass curves).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Self {
-            sk: K::sk_from_bytes(bytes)?,
+            sk: K::Engine::sk_from_bytes(bytes)?,
         })
     }
 
     /// `SerializePrivateKey(skX)` (RFC 9180 §7.1.2): `Nsk` bytes, wiped when dropped.
     /// X25519 and X448 keys come out clamped, as §7.1.2 requires.
     pub fn to_bytes(&self) -> Zeroizing<Array<u8, K::NSk>> {
-        K::sk_to_bytes(&self.sk)
+        K::Engine::sk_to_bytes(&self.sk)
     }
 
     /// The matching public key (cached: no scalar multiplication).
     pub fn public_key(&self) -> PublicKey<K> {
         PublicKey {
-            pk: K::sk_public_key(&self.sk).clone(),
+            pk: K::Engine::sk_public_key(&self.sk).clone(),
         }
     }
 
     pub(crate) fn public_key_bytes(&self) -> &[u8] {
-        K::pk_as_bytes(K::sk_public_key(&self.sk))
+        K::Engine::pk_as_bytes(K::Engine::sk_public_key(&self.sk))
     }
 }
 
@@ -201,7 +182,7 @@ impl<K: Kem> Clone for PrivateKey<K> {
 
 impl<K: Kem> ConstantTimeEq for PrivateKey<K> {
     fn ct_eq(&self, other: &Self) -> Choice {
-        K::sk_ct_eq(&self.sk, &other.sk)
+        K::Engine::sk_ct_eq(&self.sk, &other.sk)
     }
 }
 
@@ -239,18 +220,18 @@ impl<K: Kem> PublicKey<K> {
     /// [`Error::InvalidPublicKey`] if `bytes` is not a valid public key of this KEM.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Self {
-            pk: K::pk_from_bytes(bytes)?,
+            pk: K::Engine::pk_from_bytes(bytes)?,
         })
     }
 
     /// `SerializePublicKey(pkX)`: `Npk` bytes.
     pub fn to_bytes(&self) -> Array<u8, K::NPk> {
-        K::pk_as_bytes(&self.pk).clone()
+        K::Engine::pk_as_bytes(&self.pk).clone()
     }
 
     /// The serialized public key, borrowed.
     pub fn as_bytes(&self) -> &[u8] {
-        K::pk_as_bytes(&self.pk)
+        K::Engine::pk_as_bytes(&self.pk)
     }
 }
 

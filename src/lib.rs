@@ -13,12 +13,15 @@ extern crate std;
 pub mod aead;
 mod context;
 mod error;
+#[cfg(feature = "hazmat")]
+pub mod hazmat;
 mod hpke;
 pub mod kdf;
 pub mod kem;
 mod key_schedule;
 mod labeled;
 mod psk;
+mod sealed;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod suite;
@@ -35,10 +38,6 @@ pub use rand_core;
 /// The fixed-size byte arrays keys and tags are returned in.
 pub use hybrid_array;
 
-#[cfg(feature = "hazmat")]
-#[doc(hidden)]
-pub use crate::key_schedule::KeyScheduleValuesForTestingOnly;
-
 /// The operating system's generator, infallible: a ready `&mut OsRng` for every `rng`
 /// argument. Panics only if the operating system cannot supply randomness at all.
 ///
@@ -51,8 +50,3 @@ pub use crate::key_schedule::KeyScheduleValuesForTestingOnly;
 /// ```
 #[cfg(feature = "getrandom")]
 pub type OsRng = rand_core::UnwrapErr<getrandom::SysRng>;
-
-mod sealed {
-    /// Keeps the primitive traits closed: every KEM, KDF and AEAD is one this crate defines.
-    pub trait Sealed {}
-}

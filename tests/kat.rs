@@ -1,5 +1,5 @@
 //! Known-answer tests: every vector of every published RFC 9180-layout file in
-//! `../shared/test-vectors` (see `test-vectors/README.md` for provenance and known defects).
+//! `test-vectors/` (see `test-vectors/README.md` for provenance, hashes and known defects).
 //!
 //! Each vector is checked end to end through the public API: `DeriveKeyPair` for R, E and S,
 //! deserialization of the printed keys, deterministic encapsulation (enc and shared secret),
@@ -237,7 +237,7 @@ macro_rules! with_auth {
                 pk_r: &PublicKey<Self>,
                 sk_s: &PrivateKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                <Self as AuthKem>::auth_encap_deterministic(ikm_e, pk_r, sk_s)
+                typed_hpke::hazmat::auth_encap_deterministic(ikm_e, pk_r, sk_s)
             }
             fn auth_decap(
                 enc: &EncappedKey<Self>,
@@ -358,7 +358,10 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
 
     // Encap / AuthEncap with the ephemeral key DeriveKeyPair(ikmE), and Decap / AuthDecap.
     let (ss, enc) = match &sender_keys {
-        None => ok(K::encap_deterministic(&v.ikm_e, &pk_r), "Encap")?,
+        None => ok(
+            typed_hpke::hazmat::encap_deterministic::<K>(&v.ikm_e, &pk_r),
+            "Encap",
+        )?,
         Some((sk_s, _)) => ok(K::auth_encap(&v.ikm_e, &pk_r, sk_s), "AuthEncap")?,
     };
     ensure(enc.as_bytes() == &v.enc[..], "enc")?;
@@ -702,7 +705,7 @@ fn xwing_kem() {
         let pk = sk.public_key();
         assert_eq!(pk.as_bytes(), &v.pk[..], "#{i} pk");
         assert_eq!(PublicKey::<XWing>::from_bytes(&v.pk).unwrap(), pk);
-        let (ss, ct) = XWing::encap_deterministic(&v.eseed, &pk).unwrap();
+        let (ss, ct) = typed_hpke::hazmat::encap_deterministic::<XWing>(&v.eseed, &pk).unwrap();
         assert_eq!(ct.as_bytes(), &v.ct[..], "#{i} ct");
         assert_eq!(ss.as_bytes(), &v.ss[..], "#{i} ss (encap)");
         let ct = EncappedKey::<XWing>::from_bytes(&v.ct).unwrap();
@@ -748,4 +751,47 @@ fn generated_one_stage_kdfs() {
 #[test]
 fn generated_p384_auth() {
     run_generated("generated-p384-auth.json", 8);
+}
+
+/// Every published file is the byte-identical copy `test-vectors/README.md` records: the table
+/// there is the one place the hashes are written, and this test reads it.
+#[test]
+fn vector_files_match_readme_sha256() {
+    use sha2::Digest;
+
+    let dir = vectors::repo_vectors_dir();
+    let readme = std::fs::read_to_string(dir.join("README.md")).expect("test-vectors/README.md");
+    let table = readme
+        .split("## Published files")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a '## Published files' section");
+    let mut listed = Vec::new();
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let name = cells[1].trim_matches('`');
+        let recorded = cells[3].trim_matches('`');
+        assert_eq!(recorded.len(), 64, "{name}: a sha256 in hex");
+        let bytes = vectors::read_vector_bytes(&dir, name);
+        let actual = hex::encode(sha2::Sha256::digest(&bytes));
+        assert_eq!(
+            actual, recorded,
+            "{name}: sha256 differs from test-vectors/README.md"
+        );
+        listed.push(name.to_owned());
+    }
+    assert_eq!(listed.len(), 7, "the seven published files");
+
+    // Nothing published-looking in the directory escapes the table.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        let base = file.strip_suffix(".gz").unwrap_or(&file);
+        if file == "README.md" || file.starts_with("generated-") {
+            continue;
+        }
+        assert!(
+            listed.iter().any(|l| l == base),
+            "test-vectors/{file} is not in the README's table of published files"
+        );
+    }
 }

@@ -546,3 +546,85 @@ fn one_stage_input_limits() {
     one_stage_limits::<TurboShake128>();
     one_stage_limits::<TurboShake256>();
 }
+
+/// `Group.RandomScalar` (draft-irtf-cfrg-concrete-hybrid-kems §3.1) takes the first valid
+/// `Nscalar`-byte candidate of its seed and fails when none is valid; the KEM's own seed is
+/// `Group.Nseed` bytes: four P-256 candidates, one P-384 candidate. Driven through the
+/// deterministic encapsulation, whose `ikm_e` is `m || seed_T`.
+#[test]
+fn hybrid_random_scalar_candidate_count() {
+    use typed_hpke::hazmat::encap_deterministic;
+
+    /// `m || candidates`; the ephemeral public key is the tail of `enc`.
+    fn ikm(candidates: &[&[u8]]) -> Vec<u8> {
+        let mut out = vec![0x42; 32];
+        for c in candidates {
+            out.extend_from_slice(c);
+        }
+        out
+    }
+    /// The public key of a valid scalar, as the traditional half of `enc` must show it.
+    fn ct_t<K: Kem>(scalar: &[u8]) -> Vec<u8> {
+        PrivateKey::<K>::from_bytes(scalar)
+            .unwrap()
+            .public_key()
+            .as_bytes()
+            .to_vec()
+    }
+
+    // P-256: a candidate at or above the order (all 0xff), or zero, is skipped.
+    let (_, pk) = MlKem768P256::derive_key_pair(&[1; 32]).unwrap();
+    let bad = [0xff_u8; 32];
+    let zero = [0_u8; 32];
+    let good = [0x11_u8; 32];
+    for (candidates, used) in [
+        (vec![&good[..]], 0),
+        (vec![&bad[..], &good[..]], 1),
+        (vec![&bad[..], &zero[..], &bad[..], &good[..]], 3),
+    ] {
+        let (_, enc) = encap_deterministic::<MlKem768P256>(&ikm(&candidates), &pk).unwrap();
+        assert_eq!(
+            &enc.as_bytes()[1088..],
+            &ct_t::<DhKemP256HkdfSha256>(candidates[used])[..],
+            "P-256 candidate {used} is the ephemeral scalar"
+        );
+    }
+    // Four rejected candidates: "Rejection sampling failed".
+    assert_eq!(
+        encap_deterministic::<MlKem768P256>(&ikm(&[&bad, &zero, &bad, &bad]), &pk).unwrap_err(),
+        Error::Encap
+    );
+    // A fifth candidate is beyond Group.Nseed (128 bytes) and is not read: an error, not a
+    // fifth try.
+    assert_eq!(
+        encap_deterministic::<MlKem768P256>(&ikm(&[&bad, &bad, &bad, &bad, &good]), &pk)
+            .unwrap_err(),
+        Error::Encap
+    );
+    // A seed that is not a whole number of candidates, or empty, is an error.
+    assert!(encap_deterministic::<MlKem768P256>(&ikm(&[&good[..31]]), &pk).is_err());
+    assert!(encap_deterministic::<MlKem768P256>(&ikm(&[]), &pk).is_err());
+
+    // P-384: Group.Nseed = Nscalar = 48, one candidate and no second try.
+    let (_, pk) = MlKem1024P384::derive_key_pair(&[2; 32]).unwrap();
+    let bad = [0xff_u8; 48];
+    let good = [0x22_u8; 48];
+    let (_, enc) = encap_deterministic::<MlKem1024P384>(&ikm(&[&good]), &pk).unwrap();
+    assert_eq!(
+        &enc.as_bytes()[1568..],
+        &ct_t::<DhKemP384HkdfSha384>(&good)[..]
+    );
+    assert_eq!(
+        encap_deterministic::<MlKem1024P384>(&ikm(&[&bad]), &pk).unwrap_err(),
+        Error::Encap
+    );
+    assert_eq!(
+        encap_deterministic::<MlKem1024P384>(&ikm(&[&bad, &good]), &pk).unwrap_err(),
+        Error::Encap
+    );
+
+    // X25519 (X-Wing): RandomScalar is the identity on exactly 32 bytes.
+    let (_, pk) = XWing::derive_key_pair(&[3; 32]).unwrap();
+    assert!(encap_deterministic::<XWing>(&ikm(&[&[0xff; 32]]), &pk).is_ok());
+    assert!(encap_deterministic::<XWing>(&ikm(&[&[0xff; 32], &[0; 32]]), &pk).is_err());
+}

@@ -39,7 +39,8 @@ fn xwing_matches_the_x_wing_crate() {
 
         let eseed: [u8; 64] = random(&mut rng);
         let (their_ct, their_ss) = their_ek.encapsulate_deterministic(&eseed.into());
-        let (our_ss, our_ct) = XWing::encap_deterministic(&eseed, &pk).unwrap();
+        let (our_ss, our_ct) =
+            typed_hpke::hazmat::encap_deterministic::<XWing>(&eseed, &pk).unwrap();
         assert_eq!(our_ct.as_bytes(), &their_ct[..], "#{i} ct");
         assert_eq!(our_ss.as_bytes(), &their_ss[..], "#{i} ss");
         assert_eq!(
@@ -73,7 +74,8 @@ macro_rules! ml_kem_matches {
 
                 let m: [u8; 32] = random(&mut rng);
                 let (their_ct, their_ss) = their_ek.encapsulate_deterministic(&m.into());
-                let (our_ss, our_ct) = <$ours>::encap_deterministic(&m, &pk).unwrap();
+                let (our_ss, our_ct) =
+                    typed_hpke::hazmat::encap_deterministic::<$ours>(&m, &pk).unwrap();
                 assert_eq!(our_ct.as_bytes(), &their_ct[..], "#{i} ct");
                 assert_eq!(our_ss.as_bytes(), &their_ss[..], "#{i} ss");
                 assert_eq!(
@@ -172,7 +174,8 @@ macro_rules! nist_hybrid_matches {
 
                 let mut ikm_e = m.to_vec();
                 ikm_e.extend_from_slice(&sk_e);
-                let (our_ss, our_ct) = <$ours>::encap_deterministic(&ikm_e, &our_pk).unwrap();
+                let (our_ss, our_ct) =
+                    typed_hpke::hazmat::encap_deterministic::<$ours>(&ikm_e, &our_pk).unwrap();
                 assert_eq!(our_ct.as_bytes(), &ct[..], "#{i} ct");
                 assert_eq!(our_ss.as_bytes(), &ss[..], "#{i} ss");
                 assert_eq!(

@@ -15,6 +15,9 @@ impl super::Aead for ExportOnly {
     type Nk = U0;
     type Nn = U0;
     type Cipher = ();
+    type Engine = Self;
+}
 
+impl crate::sealed::AeadEngine<ExportOnly> for ExportOnly {
     fn new_cipher(_key: &Array<u8, U0>) {}
 }

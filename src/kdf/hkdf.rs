@@ -8,8 +8,8 @@ use hybrid_array::typenum::{U32, U48, U64};
 use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::key_schedule::Trace;
 use crate::labeled::{Label, expander, labeled_expand, labeled_extract};
+use crate::sealed::ScheduleObserver;
 
 /// RFC 9180 §5.1 `KeySchedule` for a two-stage KDF built on the hash `H`.
 #[allow(clippy::too_many_arguments)]
@@ -22,7 +22,7 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
     psk_id: &[u8],
     key: &mut [u8],
     base_nonce: &mut [u8],
-    trace: Option<&mut Trace>,
+    observer: &mut impl ScheduleObserver,
 ) -> Result<Hkdf<H>, Error> {
     // psk_id_hash = LabeledExtract("", "psk_id_hash", psk_id)
     let psk_id_hash = labeled_extract::<H>(&[], suite_id, Label::PskIdHash, &[psk_id]);
@@ -66,9 +66,7 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
         &mut exporter_secret,
     )?;
 
-    if let Some(trace) = trace {
-        trace.record_two_stage(&key_schedule_context, &secret, &exporter_secret);
-    }
+    observer.two_stage(&key_schedule_context, &secret, &exporter_secret);
     Ok(expander::<H>(&exporter_secret))
 }
 
@@ -86,7 +84,11 @@ macro_rules! hkdf_kdf {
             const MAX_EXPORT_LEN: usize = 255 * <$nh as hybrid_array::typenum::Unsigned>::USIZE;
             type Exporter = Hkdf<$hash>;
 
-            fn key_schedule(
+            type Engine = Self;
+        }
+
+        impl crate::sealed::KdfEngine<$name> for $name {
+            fn key_schedule<O: crate::sealed::ScheduleObserver>(
                 suite_id: &[u8],
                 mode: u8,
                 shared_secret: &[u8],
@@ -95,16 +97,16 @@ macro_rules! hkdf_kdf {
                 psk_id: &[u8],
                 key: &mut [u8],
                 base_nonce: &mut [u8],
-                trace: Option<&mut Trace>,
-            ) -> Result<Self::Exporter, Error> {
+                observer: &mut O,
+            ) -> Result<<Self as super::Kdf>::Exporter, Error> {
                 two_stage_key_schedule::<$hash>(
-                    suite_id, mode, shared_secret, info, psk, psk_id, key, base_nonce, trace,
+                    suite_id, mode, shared_secret, info, psk, psk_id, key, base_nonce, observer,
                 )
             }
 
             fn export(
                 suite_id: &[u8],
-                exporter: &Self::Exporter,
+                exporter: &<Self as super::Kdf>::Exporter,
                 exporter_context: &[u8],
                 out: &mut [u8],
             ) -> Result<(), Error> {

@@ -5,8 +5,8 @@ use hkdf::hmac::digest::{ExtendableOutput, Update};
 use hybrid_array::typenum::{U32, U64};
 
 use crate::Error;
-use crate::key_schedule::Trace;
 use crate::labeled::{Label, labeled_derive, labeled_derive_finish, labeled_derive_start};
+use crate::sealed::ScheduleObserver;
 
 /// The longest `psk`, `psk_id`, `info` or `exporter_context` a one-stage KDF takes: each is
 /// length-prefixed with two bytes (draft-ietf-hpke-hpke, "Input Length Restrictions").
@@ -36,7 +36,7 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Cl
     psk_id: &[u8],
     key: &mut [u8],
     base_nonce: &mut [u8],
-    trace: Option<&mut Trace>,
+    observer: &mut impl ScheduleObserver,
 ) -> Result<X, Error> {
     // secrets = concat(lengthPrefixed(psk), lengthPrefixed(shared_secret))
     let secrets: [&[u8]; 4] = [
@@ -64,9 +64,7 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Cl
     let (n, exporter_secret) = rest.split_at(nn);
     key.copy_from_slice(k);
     base_nonce.copy_from_slice(n);
-    if let Some(trace) = trace {
-        trace.record_exporter_secret(exporter_secret);
-    }
+    observer.one_stage(exporter_secret);
     Ok(labeled_derive_start::<X>(
         &[exporter_secret],
         suite_id,
@@ -102,7 +100,11 @@ macro_rules! one_stage_kdf {
             const MAX_EXPORT_LEN: usize = 65_535;
             type Exporter = $xof;
 
-            fn key_schedule(
+            type Engine = Self;
+        }
+
+        impl crate::sealed::KdfEngine<$name> for $name {
+            fn key_schedule<O: crate::sealed::ScheduleObserver>(
                 suite_id: &[u8],
                 mode: u8,
                 shared_secret: &[u8],
@@ -111,8 +113,8 @@ macro_rules! one_stage_kdf {
                 psk_id: &[u8],
                 key: &mut [u8],
                 base_nonce: &mut [u8],
-                trace: Option<&mut Trace>,
-            ) -> Result<Self::Exporter, Error> {
+                observer: &mut O,
+            ) -> Result<<Self as super::Kdf>::Exporter, Error> {
                 one_stage_key_schedule::<$xof>(
                     <$nh as hybrid_array::typenum::Unsigned>::USIZE,
                     suite_id,
@@ -123,13 +125,13 @@ macro_rules! one_stage_kdf {
                     psk_id,
                     key,
                     base_nonce,
-                    trace,
+                    observer,
                 )
             }
 
             fn export(
                 _suite_id: &[u8],
-                exporter: &Self::Exporter,
+                exporter: &<Self as super::Kdf>::Exporter,
                 exporter_context: &[u8],
                 out: &mut [u8],
             ) -> Result<(), Error> {

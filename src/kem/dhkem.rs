@@ -14,6 +14,7 @@ use super::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 use crate::Error;
 use crate::key_schedule::kem_suite_id;
 use crate::labeled::{Label, expander, labeled_expand, labeled_extract};
+use crate::sealed::{AuthKemEngine, DhEngine, KemEngine};
 
 /// A Diffie-Hellman group with its serialization (RFC 9180 §4.1, §7.1), the building block of
 /// [`DhKem`]. Implemented by the curve marker types ([`X25519`](super::X25519),
@@ -39,27 +40,9 @@ pub trait DhGroup: crate::sealed::Sealed + Sized + 'static {
     #[doc(hidden)]
     type Point: Clone;
 
+    /// The engine: scalars, points and raw Diffie-Hellman (sealed).
     #[doc(hidden)]
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Self::Scalar;
-    /// The `DeriveKeyPair` step after `dkp_prk = LabeledExtract("", "dkp_prk", ikm)` (§7.1.3).
-    #[doc(hidden)]
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<Self::Hash>) -> Result<Self::Scalar, Error>;
-    #[doc(hidden)]
-    fn scalar_from_bytes(bytes: &[u8]) -> Result<Self::Scalar, Error>;
-    #[doc(hidden)]
-    fn scalar_to_bytes(sk: &Self::Scalar) -> Zeroizing<Array<u8, Self::NSk>>;
-    #[doc(hidden)]
-    fn scalar_ct_eq(a: &Self::Scalar, b: &Self::Scalar) -> Choice;
-    /// `pk(sk)`: the public point and its serialization.
-    #[doc(hidden)]
-    fn public(sk: &Self::Scalar) -> (Self::Point, Array<u8, Self::NPk>);
-    /// `DeserializePublicKey` with the validation the group needs.
-    #[doc(hidden)]
-    fn point_from_bytes(bytes: &[u8]) -> Result<Self::Point, Error>;
-    /// `DH(sk, pk)` into `out`; returns whether the output is usable (not all-zero for the
-    /// Montgomery curves, §7.1.4; not the identity for the Weierstrass curves), in constant time.
-    #[doc(hidden)]
-    fn dh(sk: &Self::Scalar, pk: &Self::Point, out: &mut Array<u8, Self::NDh>) -> Choice;
+    type Engine: DhEngine<Self>;
 }
 
 /// `DHKEM(Group, KDF)` (RFC 9180 §4.1) over the group `G`. Use the aliases:
@@ -83,7 +66,7 @@ pub struct DhPrivateKey<G: DhGroup> {
 
 impl<G: DhGroup> DhPrivateKey<G> {
     fn new(scalar: G::Scalar) -> Self {
-        let (point, bytes) = G::public(&scalar);
+        let (point, bytes) = G::Engine::public(&scalar);
         Self {
             scalar,
             public: DhPublicKey { point, bytes },
@@ -164,7 +147,7 @@ impl<G: DhGroup> DhKem<G> {
         err: Error,
     ) -> Result<Zeroizing<Array<u8, G::NDh>>, Error> {
         let mut dh = Zeroizing::new(Array::<u8, G::NDh>::default());
-        let ok = G::dh(sk, pk, &mut dh);
+        let ok = G::Engine::dh(sk, pk, &mut dh);
         if bool::from(ok) { Ok(dh) } else { Err(err) }
     }
 
@@ -228,15 +211,16 @@ impl<G: DhGroup> Kem for DhKem<G> {
     type NSk = G::NSk;
     type Sk = DhPrivateKey<G>;
     type Pk = DhPublicKey<G>;
+    type Engine = Self;
 
     fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
-        Self::key_pair(G::random_scalar(rng))
+        Self::key_pair(G::Engine::random_scalar(rng))
     }
 
     fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
         // dkp_prk = LabeledExtract("", "dkp_prk", ikm)
         let dkp_prk = labeled_extract::<G::Hash>(&[], &Self::SUITE_ID, Label::DkpPrk, &[ikm]);
-        let scalar = G::derive_scalar(&Self::SUITE_ID, &expander::<G::Hash>(&dkp_prk))?;
+        let scalar = G::Engine::derive_scalar(&Self::SUITE_ID, &expander::<G::Hash>(&dkp_prk))?;
         Ok(Self::key_pair(scalar))
     }
 
@@ -245,7 +229,7 @@ impl<G: DhGroup> Kem for DhKem<G> {
         pk_r: &PublicKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         // skE, pkE = GenerateKeyPair()
-        Self::encap_with(DhPrivateKey::new(G::random_scalar(rng)), pk_r)
+        Self::encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r)
     }
 
     fn decap(
@@ -253,14 +237,16 @@ impl<G: DhGroup> Kem for DhKem<G> {
         sk_r: &PrivateKey<Self>,
     ) -> Result<SharedSecret<Self>, Error> {
         // pkE = DeserializePublicKey(enc)
-        let pk_e = G::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
+        let pk_e = G::Engine::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
         // dh = DH(skR, pkE)
         let dh = Self::dh(&sk_r.sk.scalar, &pk_e, Error::Decap)?;
         // kem_context = concat(enc, pkRm), pkRm cached in the private key
         Self::extract_and_expand(&[&dh], &[&enc.enc, &sk_r.sk.public.bytes])
             .map_err(|_| Error::Decap)
     }
+}
 
+impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
     fn encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<Self>,
@@ -269,40 +255,42 @@ impl<G: DhGroup> Kem for DhKem<G> {
         Self::encap_with(sk_e.sk, pk_r)
     }
 
-    fn sk_from_bytes(bytes: &[u8]) -> Result<Self::Sk, Error> {
-        Ok(DhPrivateKey::new(G::scalar_from_bytes(bytes)?))
+    fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
+        Ok(DhPrivateKey::new(G::Engine::scalar_from_bytes(bytes)?))
     }
 
-    fn sk_to_bytes(sk: &Self::Sk) -> Zeroizing<Array<u8, Self::NSk>> {
-        G::scalar_to_bytes(&sk.scalar)
+    fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, <Self as Kem>::NSk>> {
+        G::Engine::scalar_to_bytes(&sk.scalar)
     }
 
-    fn sk_public_key(sk: &Self::Sk) -> &Self::Pk {
+    fn sk_public_key(sk: &<Self as Kem>::Sk) -> &<Self as Kem>::Pk {
         &sk.public
     }
 
-    fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice {
-        G::scalar_ct_eq(&a.scalar, &b.scalar)
+    fn sk_ct_eq(a: &<Self as Kem>::Sk, b: &<Self as Kem>::Sk) -> Choice {
+        G::Engine::scalar_ct_eq(&a.scalar, &b.scalar)
     }
 
-    fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error> {
-        let point = G::point_from_bytes(bytes)?;
+    fn pk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Pk, Error> {
+        let point = G::Engine::point_from_bytes(bytes)?;
         let bytes = Array::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
         Ok(DhPublicKey { point, bytes })
     }
 
-    fn pk_as_bytes(pk: &Self::Pk) -> &Array<u8, Self::NPk> {
+    fn pk_as_bytes(pk: &<Self as Kem>::Pk) -> &Array<u8, <Self as Kem>::NPk> {
         &pk.bytes
     }
 }
 
 impl<G: DhGroup> AuthKem for DhKem<G> {
+    type AuthEngine = Self;
+
     fn auth_encap<R: CryptoRng + ?Sized>(
         rng: &mut R,
         pk_r: &PublicKey<Self>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        Self::auth_encap_with(DhPrivateKey::new(G::random_scalar(rng)), pk_r, sk_s)
+        Self::auth_encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r, sk_s)
     }
 
     fn auth_decap(
@@ -310,7 +298,7 @@ impl<G: DhGroup> AuthKem for DhKem<G> {
         sk_r: &PrivateKey<Self>,
         pk_s: &PublicKey<Self>,
     ) -> Result<SharedSecret<Self>, Error> {
-        let pk_e = G::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
+        let pk_e = G::Engine::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
         // dh = concat(DH(skR, pkE), DH(skR, pkS))
         let dh_e = Self::dh(&sk_r.sk.scalar, &pk_e, Error::Decap)?;
         let dh_s = Self::dh(&sk_r.sk.scalar, &pk_s.pk.point, Error::Decap)?;
@@ -321,7 +309,9 @@ impl<G: DhGroup> AuthKem for DhKem<G> {
         )
         .map_err(|_| Error::Decap)
     }
+}
 
+impl<G: DhGroup> AuthKemEngine<DhKem<G>> for DhKem<G> {
     fn auth_encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<Self>,

@@ -13,10 +13,7 @@ use sha3::Digest;
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use super::dhkem::DhGroup;
-
-/// Candidates tried for the traditional secret before giving up. For P-256 one candidate in
-/// 2^32 is rejected, for P-384 one in 2^190: 16 failures in a row do not happen.
-const MAX_CANDIDATES: usize = 16;
+use crate::sealed::DhEngine as _;
 
 /// A hybrid private key: the seed and what it expands to.
 #[doc(hidden)]
@@ -45,7 +42,12 @@ impl<DK, EK, G: DhGroup, NPk: ArraySize> Drop for HybridPrivateKey<DK, EK, G, NP
     }
 }
 
-impl<DK, EK, G: DhGroup, NPk: ArraySize> ZeroizeOnDrop for HybridPrivateKey<DK, EK, G, NPk> {}
+// The seed is `Zeroizing`, the scalar is wiped by `Drop` above; the ML-KEM key must wipe itself,
+// and the bound makes the marker false if it stops doing so.
+impl<DK: ZeroizeOnDrop, EK, G: DhGroup, NPk: ArraySize> ZeroizeOnDrop
+    for HybridPrivateKey<DK, EK, G, NPk>
+{
+}
 
 impl<DK, EK, G: DhGroup, NPk: ArraySize> core::fmt::Debug for HybridPrivateKey<DK, EK, G, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -87,35 +89,39 @@ impl<EK, G: DhGroup, NPk: ArraySize> core::fmt::Debug for HybridPublicKey<EK, G,
     }
 }
 
-/// The first valid traditional scalar among `Nscalar`-byte candidates read from `next`.
-fn first_valid_scalar<G: DhGroup>(mut next: impl FnMut(&mut [u8]) -> bool) -> Option<G::Scalar> {
-    let mut candidate = Zeroizing::new(Array::<u8, G::NSk>::default());
-    for _ in 0..MAX_CANDIDATES {
-        if !next(&mut candidate[..]) {
-            return None;
-        }
-        if let Ok(scalar) = G::scalar_from_bytes(&candidate) {
-            return Some(scalar);
-        }
+/// `Group.RandomScalar(seed)` (draft-irtf-cfrg-concrete-hybrid-kems §3.1): `seed` read as
+/// consecutive `Nscalar`-byte big-endian candidates, the first one that is a valid scalar
+/// (non-zero and below the group order) taken. `None` ("rejection sampling failed") when every
+/// candidate is rejected, or when `seed` is empty or not a whole number of candidates. For
+/// Curve25519 `Nseed = Nscalar = 32` and every candidate is valid: RandomScalar is the identity.
+///
+/// The number of candidates is therefore fixed by the seed length: `Group.Nseed / Nscalar`
+/// when the KEM draws the seed itself (4 for P-256, 1 for P-384 and Curve25519).
+fn random_scalar<G: DhGroup>(seed: &[u8]) -> Option<G::Scalar> {
+    let nscalar = <G::NSk as hybrid_array::typenum::Unsigned>::USIZE;
+    if seed.is_empty() || !seed.len().is_multiple_of(nscalar) {
+        return None;
     }
-    None
+    seed.chunks_exact(nscalar)
+        .find_map(|candidate| G::Engine::scalar_from_bytes(candidate).ok())
 }
 
 /// The ML-KEM seed `d || z`, wiped on drop.
 type MlKemSeed = Zeroizing<Array<u8, hybrid_array::sizes::U64>>;
 
-/// `DeriveKeyPair(seed)` of the hybrid KEM: `SHAKE256(seed)` read as a stream, 64 bytes of
-/// ML-KEM seed `d || z`, then `Nscalar`-byte candidates until one is a valid scalar.
-fn expand_seed<G: DhGroup>(seed: &[u8; 32]) -> Option<(MlKemSeed, G::Scalar)> {
+/// `expandKey(seed)`: `seed_full = SHAKE256(seed, KEM.Nseed + Group.Nseed)`, split into the
+/// 64-byte ML-KEM seed `d || z` and `Group.Nseed` bytes for `Group.RandomScalar`. `None` when
+/// RandomScalar fails (for P-256 all four candidates rejected, probability below 2^-128; for
+/// P-384 its one candidate, below 2^-190).
+fn expand_seed<G: DhGroup, NSeedT: ArraySize>(seed: &[u8; 32]) -> Option<(MlKemSeed, G::Scalar)> {
     let mut xof = shake::Shake256::default();
     xof.update(seed);
     let mut reader = xof.finalize_xof();
     let mut seed_m = MlKemSeed::default();
     reader.read(&mut seed_m[..]);
-    let sk_t = first_valid_scalar::<G>(|buf| {
-        reader.read(buf);
-        true
-    })?;
+    let mut seed_t = Zeroizing::new(Array::<u8, NSeedT>::default());
+    reader.read(&mut seed_t[..]);
+    let sk_t = random_scalar::<G>(&seed_t)?;
     Some((seed_m, sk_t))
 }
 
@@ -138,7 +144,7 @@ fn combine(
 
 macro_rules! hybrid_kem {
     ($(#[$doc:meta])* $name:ident, $params:ident, $group:ty, $id:literal, $label:expr,
-     $nenc_m:ident, $npk:ident, $nenc:ident) => {
+     $nenc_m:ident, $npk:ident, $nenc:ident, $nseed_t:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -150,10 +156,10 @@ macro_rules! hybrid_kem {
             const LABEL: &'static [u8] = $label;
 
             fn from_seed(seed: Zeroizing<[u8; 32]>) -> Option<<Self as Kem>::Sk> {
-                let (seed_m, sk_t) = expand_seed::<$group>(&seed)?;
+                let (seed_m, sk_t) = expand_seed::<$group, $nseed_t>(&seed)?;
                 let dk_m = ml_kem::DecapsulationKey::<ml_kem::$params>::from_seed(*seed_m);
                 let ek_m = dk_m.encapsulation_key().clone();
-                let (pk_t, pk_t_bytes) = <$group as DhGroup>::public(&sk_t);
+                let (pk_t, pk_t_bytes) = <$group as DhEngine<$group>>::public(&sk_t);
                 // pk = concat(pk_PQ, pk_T)
                 let pk_m = ml_kem::KeyExport::to_bytes(&ek_m);
                 let mut bytes = Array::<u8, $npk>::default();
@@ -183,12 +189,12 @@ macro_rules! hybrid_kem {
                 // (ct_PQ, ss_PQ) = ML-KEM.Encaps_internal(pk_PQ, m)
                 let (ct_m, ss_m) = pk.ek_m.encapsulate_deterministic(m);
                 // ct_T = pk(sk_E); ss_T = DH(sk_E, pk_T)
-                let (_, ct_t) = <$group as DhGroup>::public(sk_e);
+                let (_, ct_t) = <$group as DhEngine<$group>>::public(sk_e);
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
                 // X-Wing defines no all-zero check on ss_T (its combiner hashes ct_T and pk_T);
                 // for the Weierstrass groups a validated point times a non-zero scalar is never
                 // the identity. The flag is therefore not an error here.
-                let _usable = <$group as DhGroup>::dh(sk_e, &pk.pk_t, &mut ss_t);
+                let _usable = <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t);
                 let ss = combine(&ss_m, &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
@@ -211,6 +217,7 @@ macro_rules! hybrid_kem {
                 $npk,
             >;
             type Pk = HybridPublicKey<ml_kem::EncapsulationKey<ml_kem::$params>, $group, $npk>;
+            type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
                 loop {
@@ -235,9 +242,13 @@ macro_rules! hybrid_kem {
                 rng: &mut R,
                 pk_r: &PublicKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+                // ML-KEM.Encaps(ek_PQ): m = random(32).
                 let mut m = Zeroizing::new(Array::<u8, U32>::default());
                 rng.fill_bytes(&mut m[..]);
-                let sk_e = Zeroizing::new(<$group as DhGroup>::random_scalar(rng));
+                // sk_E = Group.RandomScalar(random(Group.Nseed)).
+                let mut seed_t = Zeroizing::new(Array::<u8, $nseed_t>::default());
+                rng.fill_bytes(&mut seed_t[..]);
+                let sk_e = Zeroizing::new(random_scalar::<$group>(&seed_t).ok_or(Error::Encap)?);
                 Ok(Self::encap_with(&m, &sk_e, pk_r))
             }
 
@@ -249,56 +260,53 @@ macro_rules! hybrid_kem {
                 // (ct_PQ, ct_T) = enc
                 let (ct_m, ct_t) = enc.enc.split_at(<$nenc_m as Unsigned>::USIZE);
                 let ct_m = Array::<u8, $nenc_m>::try_from(ct_m).map_err(|_| Error::Decap)?;
-                let pk_e = <$group as DhGroup>::point_from_bytes(ct_t).map_err(|_| Error::Decap)?;
+                let pk_e = <$group as DhEngine<$group>>::point_from_bytes(ct_t).map_err(|_| Error::Decap)?;
                 // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), with the cached expanded key
                 let ss_m = Zeroizing::new(ml_kem::Decapsulate::decapsulate(&sk.dk_m, &ct_m));
                 // ss_T = DH(sk_T, ct_T)
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
-                let _usable = <$group as DhGroup>::dh(&sk.sk_t, &pk_e, &mut ss_t);
+                let _usable = <$group as DhEngine<$group>>::dh(&sk.sk_t, &pk_e, &mut ss_t);
                 let ss = combine(&ss_m, &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
 
+        }
+
+        impl crate::sealed::KemEngine<$name> for $name {
             fn encap_deterministic(
                 ikm_e: &[u8],
                 pk_r: &PublicKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                // ikmE = concat(m, candidate_1, candidate_2, ...): the ML-KEM randomness, then
-                // Nscalar-byte candidates for the ephemeral scalar, used as they are.
-                let (m, mut rest) = ikm_e.split_at_checked(32).ok_or(Error::Encap)?;
-                let m = Array::<u8, U32>::try_from(m).map_err(|_| Error::Encap)?;
-                let sk_e = first_valid_scalar::<$group>(|buf| {
-                    match rest.split_at_checked(buf.len()) {
-                        Some((head, tail)) => {
-                            buf.copy_from_slice(head);
-                            rest = tail;
-                            true
-                        }
-                        None => false,
-                    }
-                })
-                .ok_or(Error::Encap)?;
+                // ikmE = concat(m, seed_T): the ML-KEM randomness, then at most Group.Nseed
+                // bytes for Group.RandomScalar (the published MLKEM768-P256 vectors carry three
+                // P-256 candidates, not four).
+                let (m, seed_t) = ikm_e.split_at_checked(32).ok_or(Error::Encap)?;
+                let m = Zeroizing::new(Array::<u8, U32>::try_from(m).map_err(|_| Error::Encap)?);
+                if seed_t.len() > <$nseed_t as Unsigned>::USIZE {
+                    return Err(Error::Encap);
+                }
+                let sk_e = Zeroizing::new(random_scalar::<$group>(seed_t).ok_or(Error::Encap)?);
                 Ok(Self::encap_with(&m, &sk_e, pk_r))
             }
 
-            fn sk_from_bytes(bytes: &[u8]) -> Result<Self::Sk, Error> {
+            fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
                 let seed: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
                 Self::from_seed(Zeroizing::new(seed)).ok_or(Error::InvalidPrivateKey)
             }
 
-            fn sk_to_bytes(sk: &Self::Sk) -> Zeroizing<Array<u8, U32>> {
+            fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, U32>> {
                 Zeroizing::new(Array(*sk.seed))
             }
 
-            fn sk_public_key(sk: &Self::Sk) -> &Self::Pk {
+            fn sk_public_key(sk: &<Self as Kem>::Sk) -> &<Self as Kem>::Pk {
                 &sk.public
             }
 
-            fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice {
+            fn sk_ct_eq(a: &<Self as Kem>::Sk, b: &<Self as Kem>::Sk) -> Choice {
                 subtle::ConstantTimeEq::ct_eq(&a.seed[..], &b.seed[..])
             }
 
-            fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error> {
+            fn pk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Pk, Error> {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 let npk_t = <<$group as DhGroup>::NPk as Unsigned>::USIZE;
                 let (pk_m, pk_t) = bytes.split_at(bytes.len() - npk_t);
@@ -307,11 +315,11 @@ macro_rules! hybrid_kem {
                 // FIPS 203 modulus check on the ML-KEM half, group validation on the other.
                 let ek_m = ml_kem::EncapsulationKey::<ml_kem::$params>::new(&pk_m)
                     .map_err(|_| Error::InvalidPublicKey)?;
-                let pk_t = <$group as DhGroup>::point_from_bytes(pk_t)?;
+                let pk_t = <$group as DhEngine<$group>>::point_from_bytes(pk_t)?;
                 Ok(HybridPublicKey { ek_m, pk_t, bytes })
             }
 
-            fn pk_as_bytes(pk: &Self::Pk) -> &Array<u8, $npk> {
+            fn pk_as_bytes(pk: &<Self as Kem>::Pk) -> &Array<u8, $npk> {
                 &pk.bytes
             }
         }
@@ -321,35 +329,34 @@ macro_rules! hybrid_kem {
 mod kems {
     use hybrid_array::Array;
     #[allow(unused_imports)]
-    use hybrid_array::sizes::{U32, U1088, U1120, U1153, U1216, U1249, U1568, U1665};
+    use hybrid_array::sizes::{U32, U48, U128, U1088, U1120, U1153, U1216, U1249, U1568, U1665};
     use hybrid_array::typenum::Unsigned;
     use rand_core::CryptoRng;
     use subtle::Choice;
     use zeroize::Zeroizing;
 
-    use super::{
-        DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, first_valid_scalar,
-    };
+    use super::{DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, random_scalar};
     use crate::Error;
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+    use crate::sealed::DhEngine;
 
     #[cfg(feature = "x25519")]
     hybrid_kem!(
         /// X-Wing (MLKEM768-X25519), `kem_id` 0x647a: Nsecret 32, Nenc 1120, Npk 1216, Nsk 32.
         /// No authenticated modes.
-        XWing, MlKem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1088, U1216, U1120
+        XWing, MlKem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1088, U1216, U1120, U32
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM768-P256, `kem_id` 0x0050: Nsecret 32, Nenc 1153, Npk 1249, Nsk 32.
         /// No authenticated modes.
-        MlKem768P256, MlKem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1088, U1249, U1153
+        MlKem768P256, MlKem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1088, U1249, U1153, U128
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM1024-P384, `kem_id` 0x0051: Nsecret 32, Nenc 1665, Npk 1665, Nsk 32.
         /// No authenticated modes.
-        MlKem1024P384, MlKem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1568, U1665, U1665
+        MlKem1024P384, MlKem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1568, U1665, U1665, U48
     );
 }
 

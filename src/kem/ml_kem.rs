@@ -23,8 +23,12 @@ pub struct MlKemPrivateKey<DK, EK, NPk: hybrid_array::ArraySize> {
     pub(crate) public: MlKemPublicKey<EK, NPk>,
 }
 
-// `DK` wipes itself on drop (ml-kem's `zeroize` feature), the seed is `Zeroizing`.
-impl<DK, EK, NPk: hybrid_array::ArraySize> ZeroizeOnDrop for MlKemPrivateKey<DK, EK, NPk> {}
+// The seed is `Zeroizing`; `DK` must wipe itself on drop (ml-kem's `zeroize` feature), and the
+// bound makes the marker false, so `tests/zeroize.rs` fails to build, if it stops doing so.
+impl<DK: ZeroizeOnDrop, EK, NPk: hybrid_array::ArraySize> ZeroizeOnDrop
+    for MlKemPrivateKey<DK, EK, NPk>
+{
+}
 
 impl<DK, EK, NPk: hybrid_array::ArraySize> core::fmt::Debug for MlKemPrivateKey<DK, EK, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -111,6 +115,7 @@ macro_rules! ml_kem {
                 $npk,
             >;
             type Pk = MlKemPublicKey<ml_kem::EncapsulationKey<ml_kem::$params>, $npk>;
+            type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
                 // GenerateKeyPair(): dk = random(64)
@@ -145,6 +150,9 @@ macro_rules! ml_kem {
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
 
+        }
+
+        impl crate::sealed::KemEngine<$name> for $name {
             fn encap_deterministic(
                 ikm_e: &[u8],
                 pk_r: &PublicKey<Self>,
@@ -154,24 +162,24 @@ macro_rules! ml_kem {
                 Ok(Self::encap_with(&m, pk_r))
             }
 
-            fn sk_from_bytes(bytes: &[u8]) -> Result<Self::Sk, Error> {
+            fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
                 let seed = Array::<u8, U64>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?;
                 Ok(Self::from_seed(Zeroizing::new(seed)))
             }
 
-            fn sk_to_bytes(sk: &Self::Sk) -> Zeroizing<Array<u8, U64>> {
+            fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, U64>> {
                 sk.seed.clone()
             }
 
-            fn sk_public_key(sk: &Self::Sk) -> &Self::Pk {
+            fn sk_public_key(sk: &<Self as Kem>::Sk) -> &<Self as Kem>::Pk {
                 &sk.public
             }
 
-            fn sk_ct_eq(a: &Self::Sk, b: &Self::Sk) -> Choice {
+            fn sk_ct_eq(a: &<Self as Kem>::Sk, b: &<Self as Kem>::Sk) -> Choice {
                 a.seed_ct_eq(b)
             }
 
-            fn pk_from_bytes(bytes: &[u8]) -> Result<Self::Pk, Error> {
+            fn pk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Pk, Error> {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 // FIPS 203 §7.2 encapsulation key check: every coefficient below q.
                 let ek = ml_kem::EncapsulationKey::<ml_kem::$params>::new(&bytes)
@@ -179,7 +187,7 @@ macro_rules! ml_kem {
                 Ok(MlKemPublicKey { ek, bytes })
             }
 
-            fn pk_as_bytes(pk: &Self::Pk) -> &Array<u8, $npk> {
+            fn pk_as_bytes(pk: &<Self as Kem>::Pk) -> &Array<u8, $npk> {
                 &pk.bytes
             }
         }

@@ -18,6 +18,7 @@ use zeroize::Zeroizing;
 use super::dhkem::{DhGroup, expand_candidate};
 use crate::Error;
 use crate::labeled::Label;
+use crate::sealed::DhEngine;
 
 /// SEC1 tag of an uncompressed point, the only form RFC 9180 §7.1.1 allows.
 const SEC1_UNCOMPRESSED: u8 = 0x04;
@@ -47,20 +48,35 @@ where
     type NDh = FieldBytesSize<W::Curve>;
     type Scalar = NonZeroScalar<W::Curve>;
     type Point = AffinePoint<W::Curve>;
+    type Engine = Self;
+}
 
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Self::Scalar {
+impl<W> DhEngine<W> for W
+where
+    W: WeierstrassKem,
+    FieldBytesSize<W::Curve>: ModulusSize,
+    AffinePoint<W::Curve>: FromSec1Point<W::Curve> + ToSec1Point<W::Curve>,
+{
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> <Self as DhGroup>::Scalar {
         <NonZeroScalar<W::Curve> as Generate>::generate_from_rng(rng)
     }
 
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<W::Hash>) -> Result<Self::Scalar, Error> {
+    fn derive_scalar(
+        suite_id: &[u8],
+        dkp_prk: &Hkdf<W::Hash>,
+    ) -> Result<<Self as DhGroup>::Scalar, Error> {
         // while sk == 0 or sk >= order:
         //   if counter > 255: raise DeriveKeyPairError
         //   bytes = LabeledExpand(dkp_prk, "candidate", I2OSP(counter, 1), Nsk)
         //   bytes[0] = bytes[0] & bitmask
         //   sk = OS2IP(bytes)
         for counter in 0..=u8::MAX {
-            let mut bytes =
-                expand_candidate::<_, Self::NSk>(dkp_prk, suite_id, Label::Candidate, &[counter])?;
+            let mut bytes = expand_candidate::<_, <Self as DhGroup>::NSk>(
+                dkp_prk,
+                suite_id,
+                Label::Candidate,
+                &[counter],
+            )?;
             if let Some(first) = bytes.first_mut() {
                 *first &= W::BITMASK;
             }
@@ -71,22 +87,26 @@ where
         Err(Error::DeriveKeyPair)
     }
 
-    fn scalar_from_bytes(bytes: &[u8]) -> Result<Self::Scalar, Error> {
+    fn scalar_from_bytes(bytes: &[u8]) -> Result<<Self as DhGroup>::Scalar, Error> {
         let repr = Array::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?;
         NonZeroScalar::<W::Curve>::from_repr(repr)
             .into_option()
             .ok_or(Error::InvalidPrivateKey)
     }
 
-    fn scalar_to_bytes(sk: &Self::Scalar) -> Zeroizing<Array<u8, Self::NSk>> {
+    fn scalar_to_bytes(
+        sk: &<Self as DhGroup>::Scalar,
+    ) -> Zeroizing<Array<u8, <Self as DhGroup>::NSk>> {
         Zeroizing::new(sk.to_repr())
     }
 
-    fn scalar_ct_eq(a: &Self::Scalar, b: &Self::Scalar) -> Choice {
+    fn scalar_ct_eq(a: &<Self as DhGroup>::Scalar, b: &<Self as DhGroup>::Scalar) -> Choice {
         a.to_repr().as_slice().ct_eq(b.to_repr().as_slice())
     }
 
-    fn public(sk: &Self::Scalar) -> (Self::Point, Array<u8, Self::NPk>) {
+    fn public(
+        sk: &<Self as DhGroup>::Scalar,
+    ) -> (<Self as DhGroup>::Point, Array<u8, <Self as DhGroup>::NPk>) {
         let point = ProjectivePoint::<W::Curve>::mul_by_generator(sk).to_affine();
         let encoded = point.to_sec1_point(false);
         let bytes = Array::try_from(encoded.as_bytes())
@@ -94,10 +114,10 @@ where
         (point, bytes)
     }
 
-    fn point_from_bytes(bytes: &[u8]) -> Result<Self::Point, Error> {
+    fn point_from_bytes(bytes: &[u8]) -> Result<<Self as DhGroup>::Point, Error> {
         // Exactly Npk bytes with the uncompressed tag: `from_sec1_bytes` alone would also take
         // compressed points and the identity encoding.
-        if bytes.len() != <Self::NPk as hybrid_array::typenum::Unsigned>::USIZE
+        if bytes.len() != <<Self as DhGroup>::NPk as hybrid_array::typenum::Unsigned>::USIZE
             || bytes.first() != Some(&SEC1_UNCOMPRESSED)
         {
             return Err(Error::InvalidPublicKey);
@@ -111,7 +131,11 @@ where
         Ok(point)
     }
 
-    fn dh(sk: &Self::Scalar, pk: &Self::Point, out: &mut Array<u8, Self::NDh>) -> Choice {
+    fn dh(
+        sk: &<Self as DhGroup>::Scalar,
+        pk: &<Self as DhGroup>::Point,
+        out: &mut Array<u8, <Self as DhGroup>::NDh>,
+    ) -> Choice {
         // DH(sk, pk) is the x-coordinate of sk·pk (SEC1 §3.3.1), Ndh bytes.
         let shared = ProjectivePoint::<W::Curve>::from(*pk) * **sk;
         *out = shared.to_affine().x();

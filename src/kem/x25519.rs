@@ -10,6 +10,7 @@ use zeroize::Zeroizing;
 use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
 use crate::Error;
 use crate::labeled::Label;
+use crate::sealed::DhEngine;
 
 /// The X25519 group (RFC 7748). The KEM is [`DhKemX25519HkdfSha256`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -50,7 +51,10 @@ impl DhGroup for X25519 {
     type NDh = U32;
     type Scalar = [u8; 32];
     type Point = [u8; 32];
+    type Engine = Self;
+}
 
+impl DhEngine<X25519> for X25519 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
         let mut k = [0u8; 32];
         rng.fill_bytes(&mut k);

@@ -10,6 +10,7 @@ use zeroize::Zeroizing;
 use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
 use crate::Error;
 use crate::labeled::Label;
+use crate::sealed::DhEngine;
 
 /// The X448 group (RFC 7748). The KEM is [`DhKemX448HkdfSha512`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -36,7 +37,10 @@ impl DhGroup for X448 {
     type NDh = U56;
     type Scalar = [u8; 56];
     type Point = [u8; 56];
+    type Engine = Self;
+}
 
+impl DhEngine<X448> for X448 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
         let mut k = [0u8; 56];
         rng.fill_bytes(&mut k);

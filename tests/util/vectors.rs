@@ -2,42 +2,61 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-/// Where the vector files are: `$HPKE_TEST_VECTORS`, else `../shared/test-vectors` beside the
-/// repository. A missing directory or file fails the test, loudly: a vector suite that cannot
-/// find its vectors must never pass by running nothing.
+/// The repository's `test-vectors/`: the published files, byte-identical copies (the largest
+/// gzipped), and the generated ones.
+pub fn repo_vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-vectors")
+}
+
+/// Where the published vector files are read from: `$HPKE_TEST_VECTORS` if set (to run the
+/// same tests against another copy), else the repository's `test-vectors/`. A missing file
+/// fails the test, loudly: a vector suite that cannot find its vectors must never pass by
+/// running nothing.
 pub fn vectors_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("HPKE_TEST_VECTORS") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/test-vectors")
+    std::env::var_os("HPKE_TEST_VECTORS").map_or_else(repo_vectors_dir, PathBuf::from)
 }
 
 pub fn read_vector_file<T: for<'de> Deserialize<'de>>(name: &str) -> T {
-    read_json(vectors_dir().join(name))
+    read_json(&vectors_dir(), name)
 }
 
 /// The vectors this repository generates (`examples/generate-vectors.rs`), in `test-vectors/`.
 pub fn read_generated_file<T: for<'de> Deserialize<'de>>(name: &str) -> T {
-    read_json(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("test-vectors")
-            .join(name),
-    )
+    read_json(&repo_vectors_dir(), name)
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: PathBuf) -> T {
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+/// The bytes of `dir/name`, or of `dir/name.gz` decompressed when only that exists.
+pub fn read_vector_bytes(dir: &Path, name: &str) -> Vec<u8> {
+    let plain = dir.join(name);
+    if plain.exists() {
+        return std::fs::read(&plain)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", plain.display()));
+    }
+    let gz = dir.join(format!("{name}.gz"));
+    let file = std::fs::File::open(&gz).unwrap_or_else(|e| {
         panic!(
-            "cannot read test vector file {}: {e}. Put the vector files in ../shared/test-vectors \
-             beside the repository or point HPKE_TEST_VECTORS at their directory.",
-            path.display()
+            "cannot read test vector file {} (nor {}): {e}. The published vectors live in the \
+             repository's test-vectors/; HPKE_TEST_VECTORS, if set, must name a directory \
+             holding them.",
+            plain.display(),
+            gz.display()
         )
     });
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut out)
+        .unwrap_or_else(|e| panic!("{}: {e}", gz.display()));
+    out
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(dir: &Path, name: &str) -> T {
+    let bytes = read_vector_bytes(dir, name);
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
 }
 
 /// Hex-encoded bytes in a vector file.

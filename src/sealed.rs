@@ -1,0 +1,162 @@
+//! The crate's closed internals.
+//!
+//! The public traits ([`Kem`], [`AuthKem`], [`Kdf`], [`Aead`], [`SealingAead`], [`DhGroup`])
+//! carry ids, sizes and the documented operations. Everything that would let a caller step
+//! around the key schedule (deterministic encapsulation, a raw key schedule without
+//! `VerifyPSKInputs`, an AEAD that takes a caller's nonce, raw Diffie-Hellman) lives on the
+//! traits below, reached through a hidden associated type (`Kem::Engine`, ...).
+//!
+//! This module is private, so outside the crate these traits cannot be named and their
+//! methods cannot be called: a method of a trait that is not in scope is not found, even on a
+//! type that implements it. (A private *supertrait* would not do: its methods are callable
+//! through any generic bound on the public trait.) `tests/compile_fail/sealed_*.rs` pins this
+//! for each method that was once reachable.
+//!
+//! [`Kem`]: crate::kem::Kem
+//! [`AuthKem`]: crate::kem::AuthKem
+//! [`Kdf`]: crate::kdf::Kdf
+//! [`Aead`]: crate::aead::Aead
+//! [`SealingAead`]: crate::aead::SealingAead
+//! [`DhGroup`]: crate::kem::DhGroup
+
+use hybrid_array::Array;
+use subtle::Choice;
+use zeroize::Zeroizing;
+
+use crate::Error;
+use crate::aead::{Aead, SealingAead, Tag};
+use crate::kdf::Kdf;
+use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+
+/// Keeps the public traits closed: every KEM, KDF and AEAD is one this crate defines.
+pub trait Sealed {}
+
+/// A KEM's engine: key (de)serialization and deterministic encapsulation.
+pub trait KemEngine<K: Kem> {
+    /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
+    /// `DeriveKeyPair(ikm_e)`; for the post-quantum KEMs, the raw encapsulation randomness).
+    fn encap_deterministic(
+        ikm_e: &[u8],
+        pk_r: &PublicKey<K>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
+    fn sk_from_bytes(bytes: &[u8]) -> Result<K::Sk, Error>;
+    fn sk_to_bytes(sk: &K::Sk) -> Zeroizing<Array<u8, K::NSk>>;
+    fn sk_public_key(sk: &K::Sk) -> &K::Pk;
+    fn sk_ct_eq(a: &K::Sk, b: &K::Sk) -> Choice;
+    fn pk_from_bytes(bytes: &[u8]) -> Result<K::Pk, Error>;
+    fn pk_as_bytes(pk: &K::Pk) -> &Array<u8, K::NPk>;
+}
+
+/// An authenticated KEM's engine.
+pub trait AuthKemEngine<K: AuthKem> {
+    /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
+    fn auth_encap_deterministic(
+        ikm_e: &[u8],
+        pk_r: &PublicKey<K>,
+        sk_s: &PrivateKey<K>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
+}
+
+/// Sees the key schedule's intermediate values. Production code passes `()`, which ignores
+/// them and compiles to nothing; the known-answer tests (`hazmat`) record them.
+pub trait ScheduleObserver {
+    /// Two-stage KDFs: `key_schedule_context`, `secret` and `exporter_secret`.
+    fn two_stage(&mut self, _key_schedule_context: &[&[u8]], _secret: &[u8], _exporter: &[u8]) {}
+    /// One-stage KDFs: `exporter_secret`.
+    fn one_stage(&mut self, _exporter_secret: &[u8]) {}
+}
+
+impl ScheduleObserver for () {}
+
+/// A KDF's engine: the key schedule and the secret export.
+pub trait KdfEngine<F: Kdf> {
+    /// `KeySchedule` (RFC 9180 §5.1) after `VerifyPSKInputs`, which the caller has done: fills
+    /// `key` and `base_nonce` (each possibly empty) and returns the exporter secret.
+    #[allow(clippy::too_many_arguments)]
+    fn key_schedule<O: ScheduleObserver>(
+        suite_id: &[u8],
+        mode: u8,
+        shared_secret: &[u8],
+        info: &[u8],
+        psk: &[u8],
+        psk_id: &[u8],
+        key: &mut [u8],
+        base_nonce: &mut [u8],
+        observer: &mut O,
+    ) -> Result<F::Exporter, Error>;
+
+    /// `Export(exporter_context, L)` (RFC 9180 §5.3) with `L = out.len()`, which the caller has
+    /// already checked against [`Kdf::MAX_EXPORT_LEN`].
+    fn export(
+        suite_id: &[u8],
+        exporter: &F::Exporter,
+        exporter_context: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error>;
+}
+
+/// An AEAD's engine: keying.
+pub trait AeadEngine<A: Aead> {
+    /// Keys the cipher.
+    fn new_cipher(key: &Array<u8, A::Nk>) -> A::Cipher;
+}
+
+/// A sealing AEAD's engine: encryption under a nonce the caller (a context) computes.
+pub trait SealingAeadEngine<A: SealingAead> {
+    /// Encrypts `buffer` in place and returns the tag.
+    fn seal_in_place(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<A>, Error>;
+
+    /// Encrypts `input` into `output` (same length) and returns the tag.
+    fn seal_to(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<Tag<A>, Error>;
+
+    /// Decrypts `buffer` in place after checking `tag`; on failure `buffer` is left as it was.
+    fn open_in_place(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error>;
+
+    /// Decrypts `input` into `output` (same length) after checking `tag`; on failure `output`
+    /// is left as it was.
+    fn open_to(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error>;
+}
+
+/// A Diffie-Hellman group's engine: scalars, points and raw `DH`, for [`DhKem`] only.
+///
+/// [`DhKem`]: crate::kem::DhKem
+pub trait DhEngine<G: crate::kem::DhGroup> {
+    fn random_scalar<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> G::Scalar;
+    /// The `DeriveKeyPair` step after `dkp_prk = LabeledExtract("", "dkp_prk", ikm)` (§7.1.3).
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &hkdf::Hkdf<G::Hash>) -> Result<G::Scalar, Error>;
+    fn scalar_from_bytes(bytes: &[u8]) -> Result<G::Scalar, Error>;
+    fn scalar_to_bytes(sk: &G::Scalar) -> Zeroizing<Array<u8, G::NSk>>;
+    fn scalar_ct_eq(a: &G::Scalar, b: &G::Scalar) -> Choice;
+    /// `pk(sk)`: the public point and its serialization.
+    fn public(sk: &G::Scalar) -> (G::Point, Array<u8, G::NPk>);
+    /// `DeserializePublicKey` with the validation the group needs.
+    fn point_from_bytes(bytes: &[u8]) -> Result<G::Point, Error>;
+    /// `DH(sk, pk)` into `out`; returns whether the output is usable (not all-zero for the
+    /// Montgomery curves, §7.1.4; not the identity for the Weierstrass curves), in constant
+    /// time.
+    fn dh(sk: &G::Scalar, pk: &G::Point, out: &mut Array<u8, G::NDh>) -> Choice;
+}

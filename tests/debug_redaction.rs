@@ -1,0 +1,173 @@
+//! No `Debug` output shows a secret. Every public type that can hold secret bytes is formatted
+//! with `{:?}` and `{:#?}`, and the output is searched for the secret in every form a derived or
+//! careless `Debug` would print it: lowercase or uppercase hex, or the bytes as a decimal list
+//! (the `[u8]` / array form, in its one-line and its pretty, one-per-line layout).
+//!
+//! The types: `PrivateKey<K>` and `SharedSecret<K>` for all twelve KEMs, `Psk`,
+//! `suite::SenderMode` (every variant) and `suite::ReceiverMode`, `SenderContext` and
+//! `ReceiverContext` (whose key, base nonce and exporter secret the `hazmat` key schedule
+//! reveals to the test), and the `hazmat` key-schedule values themselves.
+
+use core::fmt::Debug;
+
+use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
+use typed_hpke::kdf::{HkdfSha256, Shake256};
+use typed_hpke::kem::*;
+use typed_hpke::suite::{ReceiverMode, SenderMode};
+use typed_hpke::{Hpke, Psk};
+
+/// The forms in which `secret` could appear in a `Debug` string.
+fn forms(secret: &[u8]) -> Vec<String> {
+    // Eight bytes are enough to be unmistakable and short enough to catch a partial print.
+    let head = &secret[..secret.len().min(8)];
+    let decimal: Vec<String> = head.iter().map(u8::to_string).collect();
+    vec![
+        hex::encode(head),
+        hex::encode_upper(head),
+        // `[12, 34, ...]` and the pretty form `[\n    12,\n    34,`, whitespace removed below.
+        decimal.join(","),
+    ]
+}
+
+/// Asserts that neither `{:?}` nor `{:#?}` of `value` shows `secret`.
+#[track_caller]
+fn assert_redacted(what: &str, value: &impl Debug, secret: &[u8]) {
+    assert!(
+        secret.len() >= 8,
+        "{what}: test secrets are at least 8 bytes"
+    );
+    for out in [format!("{value:?}"), format!("{value:#?}")] {
+        let squeezed: String = out.chars().filter(|c| !c.is_whitespace()).collect();
+        for form in forms(secret) {
+            assert!(
+                !squeezed.contains(&form),
+                "{what}: Debug output shows the secret ({form}): {out}"
+            );
+        }
+    }
+}
+
+/// A `Debug` that prints the string as it is (a `String`'s own `Debug` would quote and escape it).
+struct Raw<'a>(&'a str);
+
+impl Debug for Raw<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The helper itself must catch a leak, or the tests below would hold by construction.
+#[test]
+fn the_check_catches_each_form() {
+    let secret = [0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04];
+    for leaky in [
+        format!("{:?}", &secret[..]),
+        format!("{:#?}", secret),
+        hex::encode(secret),
+        hex::encode_upper(secret),
+    ] {
+        let caught = std::panic::catch_unwind(|| assert_redacted("leaky", &Raw(&leaky), &secret));
+        assert!(caught.is_err(), "the check missed {leaky}");
+    }
+}
+
+fn kem_secrets<K: Kem>() {
+    let (sk, pk) = K::derive_key_pair(b"debug redaction test input keying material").unwrap();
+    let name = format!("kem {:#06x}", K::ID);
+    assert_redacted(&format!("PrivateKey, {name}"), &sk, &sk.to_bytes());
+    let (ss, enc) = K::encap(&mut typed_hpke::OsRng::default(), &pk).unwrap();
+    assert_redacted(&format!("SharedSecret, {name}"), &ss, ss.as_bytes());
+    // And the decapsulated copy, which the recipient holds.
+    let ss_r = K::decap(&enc, &sk).unwrap();
+    assert_redacted(
+        &format!("SharedSecret (decap), {name}"),
+        &ss_r,
+        ss_r.as_bytes(),
+    );
+}
+
+#[test]
+fn private_keys_and_shared_secrets() {
+    kem_secrets::<DhKemX25519HkdfSha256>();
+    kem_secrets::<DhKemX448HkdfSha512>();
+    kem_secrets::<DhKemP256HkdfSha256>();
+    kem_secrets::<DhKemP384HkdfSha384>();
+    kem_secrets::<DhKemP521HkdfSha512>();
+    kem_secrets::<DhKemSecp256k1HkdfSha256>();
+    kem_secrets::<MlKem512>();
+    kem_secrets::<MlKem768>();
+    kem_secrets::<MlKem1024>();
+    kem_secrets::<XWing>();
+    kem_secrets::<MlKem768P256>();
+    kem_secrets::<MlKem1024P384>();
+}
+
+const PSK: &[u8] = b"a pre-shared key of thirty-two bytes or more";
+
+#[test]
+fn psk_and_modes() {
+    let psk = Psk::new(PSK, b"psk id").unwrap();
+    assert_redacted("Psk", &psk, PSK);
+    let (sk, _) = DhKemX25519HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
+    let sk_bytes = sk.to_bytes();
+    for mode in [
+        SenderMode::Psk(&psk),
+        SenderMode::Auth(&sk_bytes),
+        SenderMode::AuthPsk(&psk, &sk_bytes),
+    ] {
+        assert_redacted("SenderMode (PSK)", &mode, PSK);
+        assert_redacted("SenderMode (sender's private key)", &mode, &sk_bytes);
+    }
+    for mode in [
+        ReceiverMode::Psk(&psk),
+        ReceiverMode::AuthPsk(&psk, b"public key"),
+    ] {
+        assert_redacted("ReceiverMode", &mode, PSK);
+    }
+}
+
+/// The context holds the AEAD key (inside the keyed cipher), the base nonce and the exporter
+/// secret; the hazmat key schedule says what they are for a known shared secret.
+fn contexts<F: typed_hpke::kdf::Kdf, A: typed_hpke::aead::Aead>() {
+    type K = DhKemX25519HkdfSha256;
+    let (sk, pk) = K::derive_key_pair(&[3; 32]).unwrap();
+    let ikm_e = [9u8; 32];
+    let (ss, enc) = typed_hpke::hazmat::encap_deterministic::<K>(&ikm_e, &pk).unwrap();
+    let values =
+        typed_hpke::hazmat::key_schedule_values::<K, F, A>(0, ss.as_bytes(), b"info", None)
+            .unwrap();
+    let (enc2, sender) =
+        Hpke::<K, F, A>::setup_sender_base_deterministic_for_testing_only(&ikm_e, &pk, b"info")
+            .unwrap();
+    assert_eq!(enc, enc2);
+    let receiver = Hpke::<K, F, A>::setup_receiver_base(&enc, &sk, b"info").unwrap();
+    let mut secrets = vec![(
+        "exporter_secret",
+        values.exporter_secret.as_slice().to_vec(),
+    )];
+    if !values.key.as_slice().is_empty() {
+        secrets.push(("key", values.key.as_slice().to_vec()));
+        secrets.push(("base_nonce", values.base_nonce.as_slice().to_vec()));
+    }
+    if let Some(secret) = &values.secret {
+        secrets.push(("secret", secret.as_slice().to_vec()));
+    }
+    for (what, secret) in &secrets {
+        assert_redacted(&format!("SenderContext {what}"), &sender, secret);
+        assert_redacted(&format!("ReceiverContext {what}"), &receiver, secret);
+        assert_redacted(
+            &format!("hazmat::KeyScheduleValues {what}"),
+            &values,
+            secret,
+        );
+    }
+    assert_redacted("shared secret in KeyScheduleValues", &values, ss.as_bytes());
+}
+
+#[test]
+fn contexts_and_key_schedule_values() {
+    contexts::<HkdfSha256, Aes128Gcm>();
+    contexts::<HkdfSha256, ChaCha20Poly1305>();
+    contexts::<Shake256, ChaCha20Poly1305>();
+    contexts::<HkdfSha256, ExportOnly>();
+}
