@@ -324,9 +324,10 @@ impl Suite {
     }
 }
 
-/// The sender's side of a mode, with byte-slice keys.
+/// The sender's side of a mode, with byte-slice keys. `Debug` redacts the PSK and the
+/// sender's private key.
 #[cfg(feature = "alloc")]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub enum SenderMode<'a> {
     /// `mode_base`.
     Base,
@@ -338,7 +339,25 @@ pub enum SenderMode<'a> {
     AuthPsk(&'a Psk<'a>, &'a [u8]),
 }
 
-/// The recipient's side of a mode, with byte-slice keys.
+#[cfg(feature = "alloc")]
+impl core::fmt::Debug for SenderMode<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        const REDACTED: &str = "<redacted private key>";
+        match self {
+            Self::Base => f.write_str("Base"),
+            Self::Psk(psk) => f.debug_tuple("Psk").field(psk).finish(),
+            Self::Auth(_) => f.debug_tuple("Auth").field(&REDACTED).finish(),
+            Self::AuthPsk(psk, _) => f
+                .debug_tuple("AuthPsk")
+                .field(psk)
+                .field(&REDACTED)
+                .finish(),
+        }
+    }
+}
+
+/// The recipient's side of a mode, with byte-slice keys. `Debug` redacts the PSK (the sender's
+/// public key is not secret).
 #[cfg(feature = "alloc")]
 #[derive(Clone, Copy, Debug)]
 pub enum ReceiverMode<'a> {
