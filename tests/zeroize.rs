@@ -1,6 +1,9 @@
 //! Secrets are wiped on drop. Rust offers no safe way to read memory after a drop, so the
 //! guarantee is shown through the types: every secret-holding type, or the primitive state it
-//! is made of, implements `ZeroizeOnDrop`. That a wiped private key cannot be used at all is
+//! is made of, implements `ZeroizeOnDrop`. The crate's own markers carry real bounds (a
+//! private key is `ZeroizeOnDrop` only if its ML-KEM decapsulation key is): removing a
+//! dependency's `zeroize` feature makes the marker false, and then the crate and this test no
+//! longer build. That a wiped private key cannot be used at all is
 //! shown at compile time: a dropped key cannot be named again
 //! (`tests/compile_fail/private_key_used_after_drop.rs`), and `PrivateKey` has no public
 //! `zeroize()` that would leave a usable all-zero key behind

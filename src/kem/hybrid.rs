@@ -188,6 +188,7 @@ macro_rules! hybrid_kem {
                 let pk = &pk_r.pk;
                 // (ct_PQ, ss_PQ) = ML-KEM.Encaps_internal(pk_PQ, m)
                 let (ct_m, ss_m) = pk.ek_m.encapsulate_deterministic(m);
+                let ss_m = Zeroizing::new(ss_m);
                 // ct_T = pk(sk_E); ss_T = DH(sk_E, pk_T)
                 let (_, ct_t) = <$group as DhEngine<$group>>::public(sk_e);
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());

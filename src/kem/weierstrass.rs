@@ -101,7 +101,8 @@ where
     }
 
     fn scalar_ct_eq(a: &<Self as DhGroup>::Scalar, b: &<Self as DhGroup>::Scalar) -> Choice {
-        a.to_repr().as_slice().ct_eq(b.to_repr().as_slice())
+        let (a, b) = (Zeroizing::new(a.to_repr()), Zeroizing::new(b.to_repr()));
+        a.as_slice().ct_eq(b.as_slice())
     }
 
     fn public(
@@ -137,8 +138,11 @@ where
         out: &mut Array<u8, <Self as DhGroup>::NDh>,
     ) -> Choice {
         // DH(sk, pk) is the x-coordinate of sk·pk (SEC1 §3.3.1), Ndh bytes.
-        let shared = ProjectivePoint::<W::Curve>::from(*pk) * **sk;
-        *out = shared.to_affine().x();
+        // The product and its affine form are as secret as the DH output: both are wiped.
+        // The scalar is borrowed, not copied out of its `NonZeroScalar`.
+        let shared = Zeroizing::new(ProjectivePoint::<W::Curve>::from(*pk) * sk.as_ref());
+        let affine = Zeroizing::new(shared.to_affine());
+        *out = affine.x();
         // `group`'s Choice is not `subtle`'s; converted without branching on the secret.
         !Choice::from(u8::from(bool::from(shared.is_identity())))
     }

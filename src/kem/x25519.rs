@@ -27,19 +27,20 @@ impl crate::sealed::Sealed for X25519 {}
 /// 40% faster than the ladder here; the result's u-coordinate is the same for either lift, as
 /// `u([k]P) = u([k](-P))`. A `u` on the twist falls back to the ladder. The branch depends only
 /// on the public `u`; both paths are constant time in `k`.
-pub(crate) fn x25519(k: [u8; 32], u: [u8; 32]) -> [u8; 32] {
-    match curve25519_dalek::MontgomeryPoint(u).to_edwards(0) {
-        Some(point) => point.mul_clamped(k).to_montgomery().to_bytes(),
-        None => x25519_dalek::x25519(k, u),
-    }
+pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
+    // The dalek functions take the scalar by value; what they copy they do not hand back, and
+    // the product is wiped here.
+    Zeroizing::new(match curve25519_dalek::MontgomeryPoint(*u).to_edwards(0) {
+        Some(point) => point.mul_clamped(*k).to_montgomery().to_bytes(),
+        None => x25519_dalek::x25519(*k, *u),
+    })
 }
 
 /// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
-fn clamp(mut k: [u8; 32]) -> [u8; 32] {
+fn clamp_in_place(k: &mut [u8; 32]) {
     k[0] &= 248;
     k[31] &= 127;
     k[31] |= 64;
-    k
 }
 
 impl DhGroup for X25519 {
@@ -56,21 +57,26 @@ impl DhGroup for X25519 {
 
 impl DhEngine<X25519> for X25519 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
-        let mut k = [0u8; 32];
-        rng.fill_bytes(&mut k);
-        clamp(k)
+        let mut k = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut k[..]);
+        clamp_in_place(&mut k);
+        *k
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<[u8; 32], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(clamp((*sk).0))
+        let mut k = Zeroizing::new(sk.0);
+        clamp_in_place(&mut k);
+        Ok(*k)
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
         // DeserializePrivateKey MUST clamp its input (§7.1.2).
-        let k: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
-        Ok(clamp(k))
+        let mut k =
+            Zeroizing::new(<[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?);
+        clamp_in_place(&mut k);
+        Ok(*k)
     }
 
     fn scalar_to_bytes(sk: &[u8; 32]) -> Zeroizing<Array<u8, U32>> {
@@ -96,7 +102,7 @@ impl DhEngine<X25519> for X25519 {
     }
 
     fn dh(sk: &[u8; 32], pk: &[u8; 32], out: &mut Array<u8, U32>) -> Choice {
-        out.0 = x25519(*sk, *pk);
+        out.copy_from_slice(&x25519(sk, pk)[..]);
         // §7.1.4: abort if the DH output is the all-zero value.
         !is_all_zero(&out.0)
     }
@@ -145,7 +151,7 @@ mod tests {
             } else {
                 on_twist += 1;
             }
-            assert_eq!(x25519(k, u), x25519_dalek::x25519(k, u), "u = {u:02x?}");
+            assert_eq!(*x25519(&k, &u), x25519_dalek::x25519(k, u), "u = {u:02x?}");
         }
         assert!(on_curve > 100 && on_twist > 100);
     }

@@ -22,10 +22,9 @@ pub type DhKemX448HkdfSha512 = DhKem<X448>;
 impl crate::sealed::Sealed for X448 {}
 
 /// RFC 7748 §5 clamping for X448, which RFC 9180 §7.1.2 applies on (de)serialization.
-fn clamp(mut k: [u8; 56]) -> [u8; 56] {
+fn clamp_in_place(k: &mut [u8; 56]) {
     k[0] &= 252;
     k[55] |= 128;
-    k
 }
 
 impl DhGroup for X448 {
@@ -42,20 +41,25 @@ impl DhGroup for X448 {
 
 impl DhEngine<X448> for X448 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
-        let mut k = [0u8; 56];
-        rng.fill_bytes(&mut k);
-        clamp(k)
+        let mut k = Zeroizing::new([0u8; 56]);
+        rng.fill_bytes(&mut k[..]);
+        clamp_in_place(&mut k);
+        *k
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(clamp((*sk).0))
+        let mut k = Zeroizing::new(sk.0);
+        clamp_in_place(&mut k);
+        Ok(*k)
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
-        let k: [u8; 56] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
-        Ok(clamp(k))
+        let mut k =
+            Zeroizing::new(<[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?);
+        clamp_in_place(&mut k);
+        Ok(*k)
     }
 
     fn scalar_to_bytes(sk: &[u8; 56]) -> Zeroizing<Array<u8, U56>> {
@@ -78,7 +82,8 @@ impl DhEngine<X448> for X448 {
     fn dh(sk: &[u8; 56], pk: &[u8; 56], out: &mut Array<u8, U56>) -> Choice {
         // The unchecked ladder, then our own constant-time all-zero check (§7.1.4): the crate's
         // low-order check does not catch non-canonical encodings such as u = p.
-        out.0 = x448::x448_unchecked(*sk, *pk);
+        let shared = Zeroizing::new(x448::x448_unchecked(*sk, *pk));
+        out.copy_from_slice(&shared[..]);
         !is_all_zero(&out.0)
     }
 }
