@@ -59,3 +59,46 @@ fn deserialization_validates() {
     let zero = format!("\"{}\"", "00".repeat(32));
     assert!(serde_json::from_str::<PrivateKey<DhKemP256HkdfSha256>>(&zero).is_err());
 }
+
+/// The hex text of every key equals an independent encoder's (the `hex` crate), and every byte
+/// value and both cases decode back: the constant-time codec is the same codec.
+#[test]
+fn hex_text_matches_an_independent_codec() {
+    // 256 distinct byte values across a few ML-KEM seeds cover every digit pair.
+    for i in 0..8u8 {
+        let mut ikm = [0u8; 32];
+        ikm[0] = i;
+        let (sk, pk) = MlKem1024P384::derive_key_pair(&ikm).unwrap();
+        let text = serde_json::to_string(&sk).unwrap();
+        assert_eq!(
+            text,
+            format!("\"{}\"", hex::encode(sk.to_bytes().as_slice()))
+        );
+        let text = serde_json::to_string(&pk).unwrap();
+        assert_eq!(text, format!("\"{}\"", hex::encode(pk.as_bytes())));
+    }
+    let every_byte: Vec<u8> = (0..=255u8).collect();
+    for text in [hex::encode(&every_byte), hex::encode_upper(&every_byte)] {
+        // 256 bytes is no key; decode through a 64-byte ML-KEM seed at a time.
+        for chunk in text.as_bytes().chunks(128) {
+            let json = format!("\"{}\"", core::str::from_utf8(chunk).unwrap());
+            let sk: PrivateKey<typed_hpke::kem::MlKem768> = serde_json::from_str(&json).unwrap();
+            assert_eq!(
+                hex::encode(sk.to_bytes().as_slice()),
+                chunk
+                    .to_ascii_lowercase()
+                    .iter()
+                    .map(|&c| c as char)
+                    .collect::<String>()
+            );
+        }
+    }
+    // Non-hex digits, at any position, are refused.
+    for bad in ["g0", "0g", "zz", " 0", "0 ", "+1", "-1"] {
+        let json = format!("\"{}{}\"", "00".repeat(63), bad);
+        assert!(
+            serde_json::from_str::<PrivateKey<typed_hpke::kem::MlKem768>>(&json).is_err(),
+            "{bad}"
+        );
+    }
+}
