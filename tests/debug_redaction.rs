@@ -8,6 +8,10 @@
 //! `ReceiverContext` (whose key, base nonce and exporter secret the `hazmat` key schedule
 //! reveals to the test), and the `hazmat` key-schedule values themselves.
 
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
+
 use core::fmt::Debug;
 
 use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
@@ -88,18 +92,7 @@ fn kem_secrets<K: Kem>() {
 
 #[test]
 fn private_keys_and_shared_secrets() {
-    kem_secrets::<DhKemX25519HkdfSha256>();
-    kem_secrets::<DhKemX448HkdfSha512>();
-    kem_secrets::<DhKemP256HkdfSha256>();
-    kem_secrets::<DhKemP384HkdfSha384>();
-    kem_secrets::<DhKemP521HkdfSha512>();
-    kem_secrets::<DhKemSecp256k1HkdfSha256>();
-    kem_secrets::<MlKem512>();
-    kem_secrets::<MlKem768>();
-    kem_secrets::<MlKem1024>();
-    kem_secrets::<XWing>();
-    kem_secrets::<MlKem768P256>();
-    kem_secrets::<MlKem1024P384>();
+    for_each_kem!(kem_secrets);
 }
 
 const PSK: &[u8] = b"a pre-shared key of thirty-two bytes or more";

@@ -10,13 +10,13 @@
 //! (`tests/compile_fail/zeroize_private_key.rs`), unlike hpke-ng, whose zeroized key still
 //! decapsulates.
 
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
+
 use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
 use typed_hpke::kdf::{Kdf, Shake128, Shake256, TurboShake128, TurboShake256};
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
+use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem};
 use typed_hpke::{PrivateKey, SharedSecret};
 use zeroize::ZeroizeOnDrop;
 
@@ -29,18 +29,7 @@ fn kem_secrets<K: Kem>() {
 
 #[test]
 fn private_keys_and_shared_secrets() {
-    kem_secrets::<DhKemX25519HkdfSha256>();
-    kem_secrets::<DhKemX448HkdfSha512>();
-    kem_secrets::<DhKemP256HkdfSha256>();
-    kem_secrets::<DhKemP384HkdfSha384>();
-    kem_secrets::<DhKemP521HkdfSha512>();
-    kem_secrets::<DhKemSecp256k1HkdfSha256>();
-    kem_secrets::<MlKem512>();
-    kem_secrets::<MlKem768>();
-    kem_secrets::<MlKem1024>();
-    kem_secrets::<XWing>();
-    kem_secrets::<MlKem768P256>();
-    kem_secrets::<MlKem1024P384>();
+    for_each_kem!(kem_secrets);
 }
 
 /// A context holds the keyed AEAD (the key), the base nonce (wiped by the context's own
