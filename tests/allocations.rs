@@ -1,0 +1,245 @@
+//! Zero heap allocations on every in-place and `_into` path, counted.
+//!
+//! A counting global allocator (per thread, so parallel tests do not disturb each other)
+//! measures each call on its own: setup in every mode the KEM has, single-shot seal and open in
+//! place and into a caller's buffer, context seal / open / export, and single-shot export. The
+//! suites cover every KEM family (X25519, X448, P-256, secp256k1, ML-KEM, X-Wing, a NIST
+//! hybrid) and both KDF kinds (HKDF; SHAKE and TurboSHAKE). Keys are made before counting,
+//! which also builds the curves' lazily initialised base-point tables.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly, SealingAead};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake256};
+use typed_hpke::kem::{
+    AuthKem, DhKemP256HkdfSha256, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256, XWing,
+};
+use typed_hpke::{Hpke, Psk};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// `GlobalAlloc` is an unsafe trait, so this test file (not the crate, which forbids unsafe
+// code) implements it. SAFETY: every method forwards its arguments unchanged to `System`, which
+// upholds the contract; the only addition is a thread-local counter that never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Runs `f` and asserts it allocated nothing on this thread.
+#[track_caller]
+fn none<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = f();
+    let n = ALLOCATIONS.with(Cell::get) - before;
+    assert_eq!(n, 0, "{what} made {n} heap allocations");
+    out
+}
+
+/// The counter must see an allocation, or the assertions above would hold by construction.
+#[test]
+fn the_counter_counts() {
+    let caught = std::panic::catch_unwind(|| none("a Vec", || vec![1u8; 100]));
+    assert!(caught.is_err());
+}
+
+const INFO: &[u8] = b"info";
+const AAD: &[u8] = b"aad";
+const PT: &[u8] = b"a message of moderate length, sealed in place and into buffers";
+const PSK: &[u8] = b"a pre-shared key, thirty-two bytes or more";
+
+fn rng() -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(7)
+}
+
+/// Context seal / open / export, with a sender and receiver already set up.
+fn context_ops<K: Kem, F: Kdf, A: SealingAead>(
+    label: &str,
+    mut sender: typed_hpke::SenderContext<K, F, A>,
+    mut receiver: typed_hpke::ReceiverContext<K, F, A>,
+) {
+    let mut buf = PT.to_vec();
+    let tag = none(&format!("{label}: context seal_in_place_detached"), || {
+        sender.seal_in_place_detached(AAD, &mut buf).unwrap()
+    });
+    none(&format!("{label}: context open_in_place_detached"), || {
+        receiver
+            .open_in_place_detached(AAD, &mut buf, &tag)
+            .unwrap()
+    });
+    let mut ct = vec![0u8; PT.len() + 16];
+    let mut out = vec![0u8; PT.len()];
+    none(&format!("{label}: context seal_into"), || {
+        sender.seal_into(AAD, PT, &mut ct).unwrap()
+    });
+    none(&format!("{label}: context open_into"), || {
+        receiver.open_into(AAD, &ct, &mut out).unwrap()
+    });
+    assert_eq!(out, PT);
+    let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+    none(&format!("{label}: context export"), || {
+        sender.export(b"ctx", &mut a).unwrap();
+        receiver.export(b"ctx", &mut b).unwrap();
+    });
+    assert_eq!(a, b);
+}
+
+/// Base and PSK mode: setups, single-shot in place / into, single-shot export, context.
+fn base_and_psk<K: Kem, F: Kdf, A: SealingAead>(label: &str) {
+    type H<K, F, A> = Hpke<K, F, A>;
+    let mut rng = rng();
+    let (sk, pk) = K::generate(&mut rng);
+    let psk = Psk::new(PSK, b"id").unwrap();
+
+    let (enc, sender) = none(&format!("{label}: setup_sender_base"), || {
+        H::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap()
+    });
+    let receiver = none(&format!("{label}: setup_receiver_base"), || {
+        H::<K, F, A>::setup_receiver_base(&enc, &sk, INFO).unwrap()
+    });
+    context_ops(label, sender, receiver);
+    let (enc, sender) = none(&format!("{label}: setup_sender_psk"), || {
+        H::<K, F, A>::setup_sender_psk(&mut rng, &pk, INFO, &psk).unwrap()
+    });
+    let receiver = none(&format!("{label}: setup_receiver_psk"), || {
+        H::<K, F, A>::setup_receiver_psk(&enc, &sk, INFO, &psk).unwrap()
+    });
+    context_ops(&format!("{label} psk"), sender, receiver);
+
+    let mut buf = PT.to_vec();
+    let (enc, tag) = none(&format!("{label}: seal_base_in_place_detached"), || {
+        H::<K, F, A>::seal_base_in_place_detached(&mut rng, &pk, INFO, AAD, &mut buf).unwrap()
+    });
+    none(&format!("{label}: open_base_in_place_detached"), || {
+        H::<K, F, A>::open_base_in_place_detached(&enc, &sk, INFO, AAD, &mut buf, &tag).unwrap()
+    });
+    let (mut ct, mut out) = (vec![0u8; PT.len() + 16], vec![0u8; PT.len()]);
+    let (enc, _) = none(&format!("{label}: seal_psk_into"), || {
+        H::<K, F, A>::seal_psk_into(&mut rng, &pk, INFO, AAD, PT, &mut ct, &psk).unwrap()
+    });
+    none(&format!("{label}: open_psk_into"), || {
+        H::<K, F, A>::open_psk_into(&enc, &sk, INFO, AAD, &ct, &mut out, &psk).unwrap()
+    });
+    assert_eq!(out, PT);
+    export_ops::<K, F, A>(label);
+}
+
+/// Single-shot export in base and PSK mode; any AEAD, ExportOnly included.
+fn export_ops<K: Kem, F: Kdf, A: Aead>(label: &str) {
+    type H<K, F, A> = Hpke<K, F, A>;
+    let mut rng = rng();
+    let (sk, pk) = K::generate(&mut rng);
+    let psk = Psk::new(PSK, b"id").unwrap();
+    let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    let enc = none(&format!("{label}: send_export_base"), || {
+        H::<K, F, A>::send_export_base(&mut rng, &pk, INFO, b"ctx", &mut a).unwrap()
+    });
+    none(&format!("{label}: receive_export_base"), || {
+        H::<K, F, A>::receive_export_base(&enc, &sk, INFO, b"ctx", &mut b).unwrap()
+    });
+    assert_eq!(a, b);
+    let enc = none(&format!("{label}: send_export_psk"), || {
+        H::<K, F, A>::send_export_psk(&mut rng, &pk, INFO, b"ctx", &mut a, &psk).unwrap()
+    });
+    none(&format!("{label}: receive_export_psk"), || {
+        H::<K, F, A>::receive_export_psk(&enc, &sk, INFO, b"ctx", &mut b, &psk).unwrap()
+    });
+    assert_eq!(a, b);
+}
+
+/// Auth and AuthPSK mode on a DH-KEM.
+fn auth_modes<K: AuthKem, F: Kdf, A: SealingAead>(label: &str) {
+    type H<K, F, A> = Hpke<K, F, A>;
+    let mut rng = rng();
+    let (sk_r, pk_r) = K::generate(&mut rng);
+    let (sk_s, pk_s) = K::generate(&mut rng);
+    let psk = Psk::new(PSK, b"id").unwrap();
+    let (enc, sender) = none(&format!("{label}: setup_sender_auth"), || {
+        H::<K, F, A>::setup_sender_auth(&mut rng, &pk_r, INFO, &sk_s).unwrap()
+    });
+    let receiver = none(&format!("{label}: setup_receiver_auth"), || {
+        H::<K, F, A>::setup_receiver_auth(&enc, &sk_r, INFO, &pk_s).unwrap()
+    });
+    context_ops(&format!("{label} auth"), sender, receiver);
+    let (enc, sender) = none(&format!("{label}: setup_sender_auth_psk"), || {
+        H::<K, F, A>::setup_sender_auth_psk(&mut rng, &pk_r, INFO, &psk, &sk_s).unwrap()
+    });
+    let receiver = none(&format!("{label}: setup_receiver_auth_psk"), || {
+        H::<K, F, A>::setup_receiver_auth_psk(&enc, &sk_r, INFO, &psk, &pk_s).unwrap()
+    });
+    context_ops(&format!("{label} auth_psk"), sender, receiver);
+    let mut buf = PT.to_vec();
+    let (enc, tag) = none(&format!("{label}: seal_auth_in_place_detached"), || {
+        H::<K, F, A>::seal_auth_in_place_detached(&mut rng, &pk_r, INFO, AAD, &mut buf, &sk_s)
+            .unwrap()
+    });
+    none(&format!("{label}: open_auth_in_place_detached"), || {
+        H::<K, F, A>::open_auth_in_place_detached(&enc, &sk_r, INFO, AAD, &mut buf, &tag, &pk_s)
+            .unwrap()
+    });
+    let (mut ct, mut out) = (vec![0u8; PT.len() + 16], vec![0u8; PT.len()]);
+    let (enc, _) = none(&format!("{label}: seal_auth_psk_into"), || {
+        H::<K, F, A>::seal_auth_psk_into(&mut rng, &pk_r, INFO, AAD, PT, &mut ct, &psk, &sk_s)
+            .unwrap()
+    });
+    none(&format!("{label}: open_auth_psk_into"), || {
+        H::<K, F, A>::open_auth_psk_into(&enc, &sk_r, INFO, AAD, &ct, &mut out, &psk, &pk_s)
+            .unwrap()
+    });
+    assert_eq!(out, PT);
+    let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    let enc = none(&format!("{label}: send_export_auth_psk"), || {
+        H::<K, F, A>::send_export_auth_psk(&mut rng, &pk_r, INFO, b"ctx", &mut a, &psk, &sk_s)
+            .unwrap()
+    });
+    none(&format!("{label}: receive_export_auth_psk"), || {
+        H::<K, F, A>::receive_export_auth_psk(&enc, &sk_r, INFO, b"ctx", &mut b, &psk, &pk_s)
+            .unwrap()
+    });
+    assert_eq!(a, b);
+}
+
+#[test]
+fn dh_kems_every_mode() {
+    base_and_psk::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>("X25519");
+    auth_modes::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>("X25519");
+    base_and_psk::<DhKemX448HkdfSha512, HkdfSha512, Aes256Gcm>("X448");
+    auth_modes::<DhKemX448HkdfSha512, HkdfSha512, Aes256Gcm>("X448");
+    base_and_psk::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>("P-256");
+    auth_modes::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>("P-256");
+    base_and_psk::<DhKemSecp256k1HkdfSha256, Shake256, ChaCha20Poly1305>("secp256k1, SHAKE256");
+    auth_modes::<DhKemSecp256k1HkdfSha256, Shake256, ChaCha20Poly1305>("secp256k1, SHAKE256");
+}
+
+#[test]
+fn post_quantum_kems() {
+    base_and_psk::<MlKem768, TurboShake256, Aes128Gcm>("ML-KEM-768, TurboSHAKE256");
+    base_and_psk::<XWing, HkdfSha256, ChaCha20Poly1305>("X-Wing");
+    base_and_psk::<MlKem768P256, Shake128, Aes256Gcm>("MLKEM768-P256, SHAKE128");
+}
+
+#[test]
+fn export_only() {
+    export_ops::<DhKemX25519HkdfSha256, Shake256, ExportOnly>("X25519, SHAKE256, ExportOnly");
+    export_ops::<XWing, HkdfSha384, ExportOnly>("X-Wing, HKDF-SHA384, ExportOnly");
+}
