@@ -10,7 +10,11 @@ use serde::Deserialize;
 /// The repository's `test-vectors/`: the published files, byte-identical copies (the largest
 /// gzipped), and the generated ones.
 pub fn repo_vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-vectors")
+    // Cargo sets CARGO_MANIFEST_DIR when it runs a test, so the directory is found where the
+    // repository is now, not where the binary was built.
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+        .join("test-vectors")
 }
 
 /// Where the published vector files are read from: `$HPKE_TEST_VECTORS` if set (to run the
