@@ -11,7 +11,8 @@ fn through_the_engine<A: SealingAead>(cipher: &A::Cipher) {
     let _ = A::SealingEngine::seal_in_place(cipher, &Array::default(), b"", &mut [0u8; 16]);
 }
 
-fn main() {
-    let cipher: <ChaCha20Poly1305 as Aead>::Cipher = todo!();
-    let _ = ChaCha20Poly1305::seal_in_place(&cipher, &Array::default(), b"", &mut [0u8; 16]);
+fn on_the_type(cipher: &<ChaCha20Poly1305 as Aead>::Cipher) {
+    let _ = ChaCha20Poly1305::seal_in_place(cipher, &Array::default(), b"", &mut [0u8; 16]);
 }
+
+fn main() {}

@@ -10,7 +10,8 @@ fn through_the_engine<A: SealingAead>(cipher: &A::Cipher) {
     let _ = A::SealingEngine::seal_to(cipher, &Array::default(), b"", b"pt", &mut [0u8; 2]);
 }
 
-fn main() {
-    let cipher: <Aes256Gcm as Aead>::Cipher = todo!();
-    let _ = Aes256Gcm::seal_to(&cipher, &Array::default(), b"", b"pt", &mut [0u8; 2]);
+fn on_the_type(cipher: &<Aes256Gcm as Aead>::Cipher) {
+    let _ = Aes256Gcm::seal_to(cipher, &Array::default(), b"", b"pt", &mut [0u8; 2]);
 }
+
+fn main() {}
