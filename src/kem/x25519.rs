@@ -37,10 +37,12 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
 }
 
 /// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
-fn clamp_in_place(k: &mut [u8; 32]) {
+/// The scalar is held in a wiped buffer; the one copy returned is the key itself.
+fn clamped(mut k: Zeroizing<[u8; 32]>) -> [u8; 32] {
     k[0] &= 248;
     k[31] &= 127;
     k[31] |= 64;
+    *k
 }
 
 impl DhGroup for X25519 {
@@ -59,24 +61,20 @@ impl DhEngine<X25519> for X25519 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
-        clamp_in_place(&mut k);
-        *k
+        clamped(k)
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<[u8; 32], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
-        let mut k = Zeroizing::new(sk.0);
-        clamp_in_place(&mut k);
-        Ok(*k)
+        Ok(clamped(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
         // DeserializePrivateKey MUST clamp its input (§7.1.2).
-        let mut k =
-            Zeroizing::new(<[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?);
-        clamp_in_place(&mut k);
-        Ok(*k)
+        Ok(clamped(Zeroizing::new(
+            <[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
+        )))
     }
 
     fn scalar_to_bytes(sk: &[u8; 32]) -> Zeroizing<Array<u8, U32>> {

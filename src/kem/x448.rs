@@ -22,9 +22,11 @@ pub type DhKemX448HkdfSha512 = DhKem<X448>;
 impl crate::sealed::Sealed for X448 {}
 
 /// RFC 7748 §5 clamping for X448, which RFC 9180 §7.1.2 applies on (de)serialization.
-fn clamp_in_place(k: &mut [u8; 56]) {
+/// The scalar is held in a wiped buffer; the one copy returned is the key itself.
+fn clamped(mut k: Zeroizing<[u8; 56]>) -> [u8; 56] {
     k[0] &= 252;
     k[55] |= 128;
+    *k
 }
 
 impl DhGroup for X448 {
@@ -43,23 +45,19 @@ impl DhEngine<X448> for X448 {
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
         let mut k = Zeroizing::new([0u8; 56]);
         rng.fill_bytes(&mut k[..]);
-        clamp_in_place(&mut k);
-        *k
+        clamped(k)
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
-        let mut k = Zeroizing::new(sk.0);
-        clamp_in_place(&mut k);
-        Ok(*k)
+        Ok(clamped(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
-        let mut k =
-            Zeroizing::new(<[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?);
-        clamp_in_place(&mut k);
-        Ok(*k)
+        Ok(clamped(Zeroizing::new(
+            <[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
+        )))
     }
 
     fn scalar_to_bytes(sk: &[u8; 56]) -> Zeroizing<Array<u8, U56>> {
