@@ -23,6 +23,8 @@ mod hybrid;
 mod k256;
 #[cfg(feature = "pq")]
 mod ml_kem;
+#[cfg(feature = "pq")]
+mod ml_kem_engine;
 #[cfg(feature = "nist")]
 mod nist;
 #[cfg(any(feature = "nist", feature = "secp256k1"))]

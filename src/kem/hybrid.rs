@@ -107,7 +107,7 @@ fn random_scalar<G: DhGroup>(seed: &[u8]) -> Option<G::Scalar> {
 }
 
 /// The ML-KEM seed `d || z`, wiped on drop.
-type MlKemSeed = Zeroizing<Array<u8, hybrid_array::sizes::U64>>;
+type MlKemSeed = Zeroizing<[u8; 64]>;
 
 /// `expandKey(seed)`: `seed_full = SHAKE256(seed, KEM.Nseed + Group.Nseed)`, split into the
 /// 64-byte ML-KEM seed `d || z` and `Group.Nseed` bytes for `Group.RandomScalar`. `None` when
@@ -117,7 +117,7 @@ fn expand_seed<G: DhGroup, NSeedT: ArraySize>(seed: &[u8; 32]) -> Option<(MlKemS
     let mut xof = shake::Shake256::default();
     xof.update(seed);
     let mut reader = xof.finalize_xof();
-    let mut seed_m = MlKemSeed::default();
+    let mut seed_m = MlKemSeed::new([0u8; 64]);
     reader.read(&mut seed_m[..]);
     let mut seed_t = Zeroizing::new(Array::<u8, NSeedT>::default());
     reader.read(&mut seed_t[..]);
@@ -143,7 +143,7 @@ fn combine(
 }
 
 macro_rules! hybrid_kem {
-    ($(#[$doc:meta])* $name:ident, $params:ident, $group:ty, $id:literal, $label:expr,
+    ($(#[$doc:meta])* $name:ident, $engine:ident, $group:ty, $id:literal, $label:expr,
      $nenc_m:ident, $npk:ident, $nenc:ident, $nseed_t:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -157,11 +157,9 @@ macro_rules! hybrid_kem {
 
             fn from_seed(seed: Zeroizing<[u8; 32]>) -> Option<<Self as Kem>::Sk> {
                 let (seed_m, sk_t) = expand_seed::<$group, $nseed_t>(&seed)?;
-                let dk_m = ml_kem::DecapsulationKey::<ml_kem::$params>::from_seed(*seed_m);
-                let ek_m = dk_m.encapsulation_key().clone();
+                let (dk_m, ek_m, pk_m) = $engine::DecapKey::from_seed(seed_m, Backend::detect());
                 let (pk_t, pk_t_bytes) = <$group as DhEngine<$group>>::public(&sk_t);
                 // pk = concat(pk_PQ, pk_T)
-                let pk_m = ml_kem::KeyExport::to_bytes(&ek_m);
                 let mut bytes = Array::<u8, $npk>::default();
                 let (pq, t) = bytes.split_at_mut(pk_m.len());
                 pq.copy_from_slice(&pk_m);
@@ -187,8 +185,7 @@ macro_rules! hybrid_kem {
             ) -> (SharedSecret<Self>, EncappedKey<Self>) {
                 let pk = &pk_r.pk;
                 // (ct_PQ, ss_PQ) = ML-KEM.Encaps_internal(pk_PQ, m)
-                let (ct_m, ss_m) = pk.ek_m.encapsulate_deterministic(m);
-                let ss_m = Zeroizing::new(ss_m);
+                let (ct_m, ss_m) = pk.ek_m.encapsulate(&m.0);
                 // ct_T = pk(sk_E); ss_T = DH(sk_E, pk_T)
                 let (_, ct_t) = <$group as DhEngine<$group>>::public(sk_e);
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
@@ -196,7 +193,7 @@ macro_rules! hybrid_kem {
                 // for the Weierstrass groups a validated point times a non-zero scalar is never
                 // the identity. The flag is therefore not an error here.
                 let _usable = <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t);
-                let ss = combine(&ss_m, &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
+                let ss = combine(&ss_m[..], &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
                 enc[..ct_m.len()].copy_from_slice(&ct_m);
@@ -211,13 +208,8 @@ macro_rules! hybrid_kem {
             type NEnc = $nenc;
             type NPk = $npk;
             type NSk = U32;
-            type Sk = HybridPrivateKey<
-                ml_kem::DecapsulationKey<ml_kem::$params>,
-                ml_kem::EncapsulationKey<ml_kem::$params>,
-                $group,
-                $npk,
-            >;
-            type Pk = HybridPublicKey<ml_kem::EncapsulationKey<ml_kem::$params>, $group, $npk>;
+            type Sk = HybridPrivateKey<$engine::DecapKey, $engine::EncapKey, $group, $npk>;
+            type Pk = HybridPublicKey<$engine::EncapKey, $group, $npk>;
             type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
@@ -260,14 +252,14 @@ macro_rules! hybrid_kem {
                 let sk = &sk_r.sk;
                 // (ct_PQ, ct_T) = enc
                 let (ct_m, ct_t) = enc.enc.split_at(<$nenc_m as Unsigned>::USIZE);
-                let ct_m = Array::<u8, $nenc_m>::try_from(ct_m).map_err(|_| Error::Decap)?;
+                let ct_m: &[u8; $engine::NCT] = ct_m.try_into().map_err(|_| Error::Decap)?;
                 let pk_e = <$group as DhEngine<$group>>::point_from_bytes(ct_t).map_err(|_| Error::Decap)?;
                 // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), with the cached expanded key
-                let ss_m = Zeroizing::new(ml_kem::Decapsulate::decapsulate(&sk.dk_m, &ct_m));
+                let ss_m = sk.dk_m.decapsulate(ct_m);
                 // ss_T = DH(sk_T, ct_T)
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
                 let _usable = <$group as DhEngine<$group>>::dh(&sk.sk_t, &pk_e, &mut ss_t);
-                let ss = combine(&ss_m, &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
+                let ss = combine(&ss_m[..], &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
 
@@ -311,11 +303,10 @@ macro_rules! hybrid_kem {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 let npk_t = <<$group as DhGroup>::NPk as Unsigned>::USIZE;
                 let (pk_m, pk_t) = bytes.split_at(bytes.len() - npk_t);
-                let pk_m = ml_kem::Key::<ml_kem::EncapsulationKey<ml_kem::$params>>::try_from(pk_m)
-                    .map_err(|_| Error::InvalidPublicKey)?;
+                let pk_m: &[u8; $engine::NPK] = pk_m.try_into().map_err(|_| Error::InvalidPublicKey)?;
                 // FIPS 203 modulus check on the ML-KEM half, group validation on the other.
-                let ek_m = ml_kem::EncapsulationKey::<ml_kem::$params>::new(&pk_m)
-                    .map_err(|_| Error::InvalidPublicKey)?;
+                let ek_m = $engine::EncapKey::from_bytes(pk_m, Backend::detect())
+                    .ok_or(Error::InvalidPublicKey)?;
                 let pk_t = <$group as DhEngine<$group>>::point_from_bytes(pk_t)?;
                 Ok(HybridPublicKey { ek_m, pk_t, bytes })
             }
@@ -339,25 +330,26 @@ mod kems {
     use super::{DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, random_scalar};
     use crate::Error;
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+    use crate::kem::ml_kem_engine::{Backend, mlkem768, mlkem1024};
     use crate::sealed::DhEngine;
 
     #[cfg(feature = "x25519")]
     hybrid_kem!(
         /// X-Wing (MLKEM768-X25519), `kem_id` 0x647a: Nsecret 32, Nenc 1120, Npk 1216, Nsk 32.
         /// No authenticated modes.
-        XWing, MlKem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1088, U1216, U1120, U32
+        XWing, mlkem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1088, U1216, U1120, U32
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM768-P256, `kem_id` 0x0050: Nsecret 32, Nenc 1153, Npk 1249, Nsk 32.
         /// No authenticated modes.
-        MlKem768P256, MlKem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1088, U1249, U1153, U128
+        MlKem768P256, mlkem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1088, U1249, U1153, U128
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM1024-P384, `kem_id` 0x0051: Nsecret 32, Nenc 1665, Npk 1665, Nsk 32.
         /// No authenticated modes.
-        MlKem1024P384, MlKem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1568, U1665, U1665, U48
+        MlKem1024P384, mlkem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1568, U1665, U1665, U48
     );
 }
 

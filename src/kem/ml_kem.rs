@@ -6,25 +6,22 @@
 //! modulus at `from_bytes`) beside its bytes.
 
 use hybrid_array::Array;
-use hybrid_array::typenum::U64;
-use subtle::{Choice, ConstantTimeEq};
-use zeroize::{ZeroizeOnDrop, Zeroizing};
+use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::key_schedule::kem_suite_id;
 use crate::labeled::{Label, labeled_derive};
 
-/// An ML-KEM private key: the seed, and the decapsulation key expanded from it.
+/// An ML-KEM private key: the decapsulation key expanded from the seed (which it keeps).
 #[doc(hidden)]
 #[derive(Clone)]
 pub struct MlKemPrivateKey<DK, EK, NPk: hybrid_array::ArraySize> {
-    pub(crate) seed: Zeroizing<Array<u8, U64>>,
     pub(crate) dk: DK,
     pub(crate) public: MlKemPublicKey<EK, NPk>,
 }
 
-// The seed is `Zeroizing`; `DK` must wipe itself on drop (ml-kem's `zeroize` feature), and the
-// bound makes the marker false, so `tests/zeroize.rs` fails to build, if it stops doing so.
+// `DK` wipes its seed and its expanded form on drop; the bound makes the marker false, so
+// `tests/zeroize.rs` fails to build, if it stops doing so.
 impl<DK: ZeroizeOnDrop, EK, NPk: hybrid_array::ArraySize> ZeroizeOnDrop
     for MlKemPrivateKey<DK, EK, NPk>
 {
@@ -33,12 +30,6 @@ impl<DK: ZeroizeOnDrop, EK, NPk: hybrid_array::ArraySize> ZeroizeOnDrop
 impl<DK, EK, NPk: hybrid_array::ArraySize> core::fmt::Debug for MlKemPrivateKey<DK, EK, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("MlKemPrivateKey(<redacted>)")
-    }
-}
-
-impl<DK, EK, NPk: hybrid_array::ArraySize> MlKemPrivateKey<DK, EK, NPk> {
-    pub(crate) fn seed_ct_eq(&self, other: &Self) -> Choice {
-        self.seed.as_slice().ct_eq(other.seed.as_slice())
     }
 }
 
@@ -72,7 +63,7 @@ pub(crate) fn derive_seed(kem_id: u16, ikm: &[u8], seed: &mut [u8]) -> Result<()
 }
 
 macro_rules! ml_kem {
-    ($(#[$doc:meta])* $name:ident, $params:ident, $id:literal, $npk:ident, $nenc:ident) => {
+    ($(#[$doc:meta])* $name:ident, $engine:ident, $id:literal, $npk:ident, $nenc:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -81,11 +72,9 @@ macro_rules! ml_kem {
 
         impl $name {
             /// `expandDecapsKey(dk)`: ML-KEM.KeyGen_internal(d, z), done once per key.
-            fn from_seed(seed: Zeroizing<Array<u8, U64>>) -> <Self as Kem>::Sk {
-                let dk = ml_kem::DecapsulationKey::<ml_kem::$params>::from_seed(*seed);
-                let ek = dk.encapsulation_key().clone();
-                let bytes = ml_kem::KeyExport::to_bytes(&ek);
-                MlKemPrivateKey { seed, dk, public: MlKemPublicKey { ek, bytes } }
+            fn from_seed(seed: Zeroizing<[u8; 64]>) -> <Self as Kem>::Sk {
+                let (dk, ek, bytes) = $engine::DecapKey::from_seed(seed, Backend::detect());
+                MlKemPrivateKey { dk, public: MlKemPublicKey { ek, bytes: Array(bytes) } }
             }
 
             fn key_pair(sk: <Self as Kem>::Sk) -> (PrivateKey<Self>, PublicKey<Self>) {
@@ -98,8 +87,8 @@ macro_rules! ml_kem {
                 m: &Array<u8, U32>,
                 pk_r: &PublicKey<Self>,
             ) -> (SharedSecret<Self>, EncappedKey<Self>) {
-                let (ct, ss) = pk_r.pk.ek.encapsulate_deterministic(m);
-                (SharedSecret::new(Zeroizing::new(ss)), EncappedKey { enc: ct })
+                let (ct, ss) = pk_r.pk.ek.encapsulate(&m.0);
+                (SharedSecret::new(Zeroizing::new(Array(*ss))), EncappedKey { enc: Array(ct) })
             }
         }
 
@@ -109,23 +98,19 @@ macro_rules! ml_kem {
             type NEnc = $nenc;
             type NPk = $npk;
             type NSk = U64;
-            type Sk = MlKemPrivateKey<
-                ml_kem::DecapsulationKey<ml_kem::$params>,
-                ml_kem::EncapsulationKey<ml_kem::$params>,
-                $npk,
-            >;
-            type Pk = MlKemPublicKey<ml_kem::EncapsulationKey<ml_kem::$params>, $npk>;
+            type Sk = MlKemPrivateKey<$engine::DecapKey, $engine::EncapKey, $npk>;
+            type Pk = MlKemPublicKey<$engine::EncapKey, $npk>;
             type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
                 // GenerateKeyPair(): dk = random(64)
-                let mut seed = Zeroizing::new(Array::<u8, U64>::default());
+                let mut seed = Zeroizing::new([0u8; 64]);
                 rng.fill_bytes(&mut seed[..]);
                 Self::key_pair(Self::from_seed(seed))
             }
 
             fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
-                let mut seed = Zeroizing::new(Array::<u8, U64>::default());
+                let mut seed = Zeroizing::new([0u8; 64]);
                 derive_seed(Self::ID, ikm, &mut seed[..])?;
                 Ok(Self::key_pair(Self::from_seed(seed)))
             }
@@ -146,8 +131,8 @@ macro_rules! ml_kem {
             ) -> Result<SharedSecret<Self>, Error> {
                 // ML-KEM.Decaps(dk, c) with the cached expanded key. Implicit rejection: a
                 // tampered ciphertext yields a pseudorandom secret, not an error.
-                let ss = ml_kem::Decapsulate::decapsulate(&sk_r.sk.dk, &enc.enc);
-                Ok(SharedSecret::new(Zeroizing::new(ss)))
+                let ss = sk_r.sk.dk.decapsulate(&enc.enc.0);
+                Ok(SharedSecret::new(Zeroizing::new(Array(*ss))))
             }
 
         }
@@ -163,12 +148,12 @@ macro_rules! ml_kem {
             }
 
             fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
-                let seed = Array::<u8, U64>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?;
+                let seed: [u8; 64] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
                 Ok(Self::from_seed(Zeroizing::new(seed)))
             }
 
             fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, U64>> {
-                sk.seed.clone()
+                Zeroizing::new(Array(*sk.dk.seed()))
             }
 
             fn sk_public_key(sk: &<Self as Kem>::Sk) -> &<Self as Kem>::Pk {
@@ -176,14 +161,14 @@ macro_rules! ml_kem {
             }
 
             fn sk_ct_eq(a: &<Self as Kem>::Sk, b: &<Self as Kem>::Sk) -> Choice {
-                a.seed_ct_eq(b)
+                a.dk.seed()[..].ct_eq(&b.dk.seed()[..])
             }
 
             fn pk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Pk, Error> {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 // FIPS 203 §7.2 encapsulation key check: every coefficient below q.
-                let ek = ml_kem::EncapsulationKey::<ml_kem::$params>::new(&bytes)
-                    .map_err(|_| Error::InvalidPublicKey)?;
+                let ek = $engine::EncapKey::from_bytes(&bytes.0, Backend::detect())
+                    .ok_or(Error::InvalidPublicKey)?;
                 Ok(MlKemPublicKey { ek, bytes })
             }
 
@@ -198,27 +183,28 @@ mod kems {
     use hybrid_array::Array;
     use hybrid_array::sizes::{U32, U64, U768, U800, U1088, U1184, U1568};
     use rand_core::CryptoRng;
-    use subtle::Choice;
+    use subtle::{Choice, ConstantTimeEq};
     use zeroize::Zeroizing;
 
     use super::{MlKemPrivateKey, MlKemPublicKey, derive_seed};
+    use crate::kem::ml_kem_engine::{Backend, mlkem512, mlkem768, mlkem1024};
     use crate::Error;
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 
     ml_kem!(
         /// ML-KEM-512, `kem_id` 0x0040: Nsecret 32, Nenc 768, Npk 800, Nsk 64. Prefer 768 or
         /// 1024 (draft-ietf-hpke-pq §3). No authenticated modes.
-        MlKem512, MlKem512, 0x0040, U800, U768
+        MlKem512, mlkem512, 0x0040, U800, U768
     );
     ml_kem!(
         /// ML-KEM-768, `kem_id` 0x0041: Nsecret 32, Nenc 1088, Npk 1184, Nsk 64.
         /// No authenticated modes.
-        MlKem768, MlKem768, 0x0041, U1184, U1088
+        MlKem768, mlkem768, 0x0041, U1184, U1088
     );
     ml_kem!(
         /// ML-KEM-1024, `kem_id` 0x0042: Nsecret 32, Nenc 1568, Npk 1568, Nsk 64.
         /// No authenticated modes.
-        MlKem1024, MlKem1024, 0x0042, U1568, U1568
+        MlKem1024, mlkem1024, 0x0042, U1568, U1568
     );
 }
 

@@ -1,0 +1,264 @@
+//! The ML-KEM engine: FIPS 203 ML-KEM computed by `libcrux-ml-kem`, in its unpacked
+//! (pre-expanded) key forms.
+//!
+//! A decapsulation key holds the key pair libcrux expands from the seed `d || z` once (the NTT
+//! form of `s`, the matrix `A`, `t`, `H(ek)` and `z`), so decapsulation samples no matrix and
+//! parses nothing. An encapsulation key holds the expanded public key (`A`, `t`, `H(ek)`), built
+//! once when the key is parsed, after the FIPS 203 §7.2 modulus check.
+//!
+//! libcrux ships three implementations of every operation: portable Rust, AVX2 (x86_64) and
+//! NEON (aarch64). The unpacked forms are typed by implementation, so each key records the one
+//! it was built for, chosen by [`Backend::detect`] with the CPU-feature test libcrux's own
+//! multiplexing uses; keys never mix implementations. The SIMD code is only reachable when the
+//! running CPU has the feature.
+//!
+//! libcrux has no `zeroize` support and its key types keep their fields private. A
+//! decapsulation key is therefore wiped through libcrux's public API: on drop the expanded key
+//! pair is overwritten with libcrux's all-zero default and the write is made observable with
+//! [`core::hint::black_box`], so the compiler cannot drop it as a dead store. The seed is
+//! `Zeroizing`. What libcrux leaves on its own stack during key generation and decapsulation is
+//! beyond this crate's reach.
+
+/// Which of libcrux's implementations a key was built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// Portable Rust, every target.
+    Portable,
+    /// AVX2, x86_64 CPUs that have it.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// NEON, aarch64.
+    #[cfg(target_arch = "aarch64")]
+    Neon,
+}
+
+impl Backend {
+    /// The fastest implementation the running CPU supports.
+    pub(crate) fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if libcrux_platform::simd256_support() {
+            return Backend::Avx2;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if libcrux_platform::simd128_support() {
+            return Backend::Neon;
+        }
+        Backend::Portable
+    }
+}
+
+/// `match` over a key's implementation, with `$m` naming libcrux's module for it.
+macro_rules! per_backend {
+    ($enum:ident, $value:expr, |$key:ident| $body:expr) => {
+        match $value {
+            $enum::Portable($key) => $body,
+            #[cfg(target_arch = "x86_64")]
+            $enum::Avx2($key) => $body,
+            #[cfg(target_arch = "aarch64")]
+            $enum::Neon($key) => $body,
+        }
+    };
+    ($enum:ident, $value:expr, |$key:ident, $m:ident| $body:expr) => {
+        match $value {
+            $enum::Portable($key) => {
+                use lib::portable as $m;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            $enum::Avx2($key) => {
+                use lib::avx2 as $m;
+                $body
+            }
+            #[cfg(target_arch = "aarch64")]
+            $enum::Neon($key) => {
+                use lib::neon as $m;
+                $body
+            }
+        }
+    };
+}
+
+macro_rules! engine {
+    ($module:ident, $lib:ident, $pair:ident, $public:ident, $pk:ident, $ct:ident, $npk:literal, $nct:literal) => {
+        pub(crate) mod $module {
+            use libcrux_ml_kem::$lib as lib;
+            use zeroize::{ZeroizeOnDrop, Zeroizing};
+
+            use super::Backend;
+
+            /// `Npk`, the encapsulation key's length.
+            pub(crate) const NPK: usize = $npk;
+            /// The ciphertext's length.
+            pub(crate) const NCT: usize = $nct;
+
+            enum Pair {
+                Portable(lib::portable::unpacked::$pair),
+                #[cfg(target_arch = "x86_64")]
+                Avx2(lib::avx2::unpacked::$pair),
+                #[cfg(target_arch = "aarch64")]
+                Neon(lib::neon::unpacked::$pair),
+            }
+
+            #[derive(Clone)]
+            enum Public {
+                Portable(lib::portable::unpacked::$public),
+                #[cfg(target_arch = "x86_64")]
+                Avx2(lib::avx2::unpacked::$public),
+                #[cfg(target_arch = "aarch64")]
+                Neon(lib::neon::unpacked::$public),
+            }
+
+            /// A decapsulation key: the seed `d || z` and the key pair expanded from it.
+            #[doc(hidden)]
+            pub struct DecapKey {
+                seed: Zeroizing<[u8; 64]>,
+                pair: Pair,
+            }
+
+            /// An encapsulation key, expanded.
+            #[derive(Clone)]
+            #[doc(hidden)]
+            pub struct EncapKey(Public);
+
+            impl DecapKey {
+                /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 §6.1) with `seed = d || z`: the
+                /// decapsulation key, the encapsulation key and the latter's bytes.
+                pub(crate) fn from_seed(
+                    seed: Zeroizing<[u8; 64]>,
+                    backend: Backend,
+                ) -> (Self, EncapKey, [u8; NPK]) {
+                    macro_rules! generate {
+                        ($variant:ident, $m:ident) => {{
+                            use lib::$m as m;
+                            let pair = m::unpacked::generate_key_pair(*seed);
+                            let bytes = m::unpacked::key_pair_serialized_public_key(&pair);
+                            let public = Public::$variant(pair.public_key.clone());
+                            (Pair::$variant(pair), public, bytes)
+                        }};
+                    }
+                    let (pair, public, bytes) = match backend {
+                        Backend::Portable => generate!(Portable, portable),
+                        #[cfg(target_arch = "x86_64")]
+                        Backend::Avx2 => generate!(Avx2, avx2),
+                        #[cfg(target_arch = "aarch64")]
+                        Backend::Neon => generate!(Neon, neon),
+                    };
+                    (Self { seed, pair }, EncapKey(public), *bytes.as_slice())
+                }
+
+                /// The seed `d || z`.
+                pub(crate) fn seed(&self) -> &[u8; 64] {
+                    &self.seed
+                }
+
+                /// The implementation this key was built for.
+                pub(crate) fn backend(&self) -> Backend {
+                    Backend::from(&self.pair)
+                }
+
+                /// `ML-KEM.Decaps_internal(dk, c)` (FIPS 203 §6.3), implicit rejection included:
+                /// a ciphertext that does not re-encrypt yields `J(z || c)`, never an error.
+                pub(crate) fn decapsulate(&self, ct: &[u8; NCT]) -> Zeroizing<[u8; 32]> {
+                    let ct = lib::$ct::from(ct);
+                    per_backend!(Pair, &self.pair, |pair, m| Zeroizing::new(
+                        m::unpacked::decapsulate(pair, &ct)
+                    ))
+                }
+            }
+
+            impl From<&Pair> for Backend {
+                fn from(pair: &Pair) -> Self {
+                    match pair {
+                        Pair::Portable(_) => Backend::Portable,
+                        #[cfg(target_arch = "x86_64")]
+                        Pair::Avx2(_) => Backend::Avx2,
+                        #[cfg(target_arch = "aarch64")]
+                        Pair::Neon(_) => Backend::Neon,
+                    }
+                }
+            }
+
+            impl Clone for DecapKey {
+                /// libcrux's expanded key pair is not `Clone`: the copy is expanded again from
+                /// the seed, for the same implementation.
+                fn clone(&self) -> Self {
+                    Self::from_seed(self.seed.clone(), self.backend()).0
+                }
+            }
+
+            impl Drop for DecapKey {
+                fn drop(&mut self) {
+                    // libcrux's default key pair is all zeros; see the module documentation.
+                    per_backend!(Pair, &mut self.pair, |pair| {
+                        *pair = Default::default();
+                        core::hint::black_box(&*pair);
+                    })
+                }
+            }
+
+            impl core::fmt::Debug for DecapKey {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    f.write_str("DecapKey(<redacted>)")
+                }
+            }
+
+            impl core::fmt::Debug for EncapKey {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    // The bytes sit beside it in the public key, whose `Debug` shows them.
+                    f.write_str("EncapKey(..)")
+                }
+            }
+
+            // The seed is `Zeroizing` and `Drop` above overwrites the expanded key pair.
+            impl ZeroizeOnDrop for DecapKey {}
+
+            impl EncapKey {
+                /// Parses `ek` after the FIPS 203 §7.2 encapsulation key check (every
+                /// coefficient below `q`), and expands it: `None` when the check fails.
+                pub(crate) fn from_bytes(bytes: &[u8; NPK], backend: Backend) -> Option<Self> {
+                    let bytes = lib::$pk::from(bytes);
+                    macro_rules! parse {
+                        ($variant:ident, $m:ident) => {{
+                            use lib::$m as m;
+                            if !m::validate_public_key(&bytes) {
+                                return None;
+                            }
+                            let mut public = m::unpacked::init_public_key();
+                            m::unpacked::unpacked_public_key(&bytes, &mut public);
+                            Public::$variant(public)
+                        }};
+                    }
+                    Some(EncapKey(match backend {
+                        Backend::Portable => parse!(Portable, portable),
+                        #[cfg(target_arch = "x86_64")]
+                        Backend::Avx2 => parse!(Avx2, avx2),
+                        #[cfg(target_arch = "aarch64")]
+                        Backend::Neon => parse!(Neon, neon),
+                    }))
+                }
+
+                /// `ML-KEM.Encaps_internal(ek, m)` (FIPS 203 §6.2): the ciphertext and the
+                /// shared secret.
+                pub(crate) fn encapsulate(&self, m: &[u8; 32]) -> ([u8; NCT], Zeroizing<[u8; 32]>) {
+                    per_backend!(Public, &self.0, |public, b| {
+                        let (ct, ss) = b::unpacked::encapsulate(public, *m);
+                        (*ct.as_slice(), Zeroizing::new(ss))
+                    })
+                }
+            }
+        }
+    };
+}
+
+engine!(
+    mlkem512, mlkem512, MlKem512KeyPairUnpacked, MlKem512PublicKeyUnpacked, MlKem512PublicKey,
+    MlKem512Ciphertext, 800, 768
+);
+engine!(
+    mlkem768, mlkem768, MlKem768KeyPairUnpacked, MlKem768PublicKeyUnpacked, MlKem768PublicKey,
+    MlKem768Ciphertext, 1184, 1088
+);
+engine!(
+    mlkem1024, mlkem1024, MlKem1024KeyPairUnpacked, MlKem1024PublicKeyUnpacked,
+    MlKem1024PublicKey, MlKem1024Ciphertext, 1568, 1568
+);
