@@ -107,7 +107,7 @@ ml_kem_matches!(
 /// MLKEM768-P256 and MLKEM1024-P384 from their definition (draft-irtf-cfrg-hybrid-kems as
 /// draft-ietf-hpke-pq §4 instantiates it), written out here over the reference crates.
 macro_rules! nist_hybrid_matches {
-    ($test:ident, $ours:ty, $params:ty, $curve:ident, $nscalar:literal, $label:literal) => {
+    ($test:ident, $ours:ty, $params:ty, $curve:ident, $nscalar:literal, $nct_m:literal, $label:literal) => {
         #[test]
         fn $test() {
             use $curve::elliptic_curve::point::AffineCoordinates;
@@ -183,6 +183,29 @@ macro_rules! nist_hybrid_matches {
                     &ss[..],
                     "#{i} decap"
                 );
+
+                // A random ML-KEM ciphertext beside an honest ct_T: ML-KEM rejects implicitly,
+                // and both sides hash the same pseudorandom ss_PQ.
+                let mut junk = ct.clone();
+                rng.fill_bytes(&mut junk[..ct_m.len()]);
+                let junk_m: [u8; $nct_m] = junk[..ct_m.len()].try_into().unwrap();
+                let ss_t_r = (ProjectivePoint::from(AffinePoint::from_sec1_point(&ct_t).unwrap())
+                    * *sk_t)
+                    .to_affine()
+                    .x();
+                let expected = sha3::Sha3_256::new()
+                    .chain_update(dk_m.decapsulate(&junk_m.into()))
+                    .chain_update(ss_t_r)
+                    .chain_update(ct_t.as_bytes())
+                    .chain_update(pk_t.as_bytes())
+                    .chain_update($label)
+                    .finalize();
+                let enc = EncappedKey::<$ours>::from_bytes(&junk).unwrap();
+                assert_eq!(
+                    <$ours>::decap(&enc, &ours).unwrap().as_bytes(),
+                    &expected[..],
+                    "#{i} junk"
+                );
             }
         }
     };
@@ -194,6 +217,7 @@ nist_hybrid_matches!(
     ml_kem::MlKem768,
     p256,
     32,
+    1088,
     b"MLKEM768-P256"
 );
 nist_hybrid_matches!(
@@ -202,5 +226,73 @@ nist_hybrid_matches!(
     ml_kem::MlKem1024,
     p384,
     48,
+    1568,
     b"MLKEM1024-P384"
+);
+
+/// Public-key validation (the FIPS 203 §7.2 modulus check) accepts exactly what `ml-kem`
+/// accepts: honest keys, and keys with one coefficient of `t` pushed to or past `q`.
+macro_rules! ml_kem_key_check_matches {
+    ($test:ident, $ours:ty, $theirs:ty, $npk:literal) => {
+        #[test]
+        fn $test() {
+            use typed_hpke::PublicKey;
+            let mut rng = rng(stringify!($test));
+            let mut rejected = 0;
+            for i in 0..SEEDS {
+                let seed: [u8; 64] = random(&mut rng);
+                let ours = PrivateKey::<$ours>::from_bytes(&seed).unwrap();
+                let mut pk: [u8; $npk] = ours.public_key().as_bytes()[..].try_into().unwrap();
+                // Overwrite one random 12-bit coefficient of t (the bytes before rho): with
+                // even odds a value below q = 3329 or one in [q, 4095].
+                let coefficients = ($npk - 32) * 2 / 3;
+                let index = rng.next_u32() as usize % coefficients;
+                let value = if rng.next_u32() % 2 == 0 {
+                    (rng.next_u32() % 3329) as u16
+                } else {
+                    3329 + (rng.next_u32() % 767) as u16
+                };
+                let at = index / 2 * 3;
+                if index % 2 == 0 {
+                    pk[at] = value as u8;
+                    pk[at + 1] = (pk[at + 1] & 0xf0) | (value >> 8) as u8;
+                } else {
+                    pk[at + 1] = (pk[at + 1] & 0x0f) | ((value & 0x0f) << 4) as u8;
+                    pk[at + 2] = (value >> 4) as u8;
+                }
+                let theirs = ml_kem::EncapsulationKey::<$theirs>::new(&pk.into()).is_ok();
+                let accepted = PublicKey::<$ours>::from_bytes(&pk).is_ok();
+                assert_eq!(accepted, theirs, "#{i}: coefficient {index} = {value}");
+                assert_eq!(
+                    accepted,
+                    value < 3329,
+                    "#{i}: coefficient {index} = {value}"
+                );
+                rejected += usize::from(!accepted);
+            }
+            assert!(
+                rejected > SEEDS / 4 && rejected < SEEDS * 3 / 4,
+                "{rejected} rejected"
+            );
+        }
+    };
+}
+
+ml_kem_key_check_matches!(
+    ml_kem_512_key_check_matches_ml_kem,
+    MlKem512,
+    ml_kem::MlKem512,
+    800
+);
+ml_kem_key_check_matches!(
+    ml_kem_768_key_check_matches_ml_kem,
+    MlKem768,
+    ml_kem::MlKem768,
+    1184
+);
+ml_kem_key_check_matches!(
+    ml_kem_1024_key_check_matches_ml_kem,
+    MlKem1024,
+    ml_kem::MlKem1024,
+    1568
 );

@@ -329,8 +329,8 @@ mod kems {
 
     use super::{DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, random_scalar};
     use crate::Error;
-    use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
     use crate::kem::ml_kem_engine::{Backend, mlkem768, mlkem1024};
+    use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
     use crate::sealed::DhEngine;
 
     #[cfg(feature = "x25519")]

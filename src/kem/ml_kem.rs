@@ -187,8 +187,8 @@ mod kems {
     use zeroize::Zeroizing;
 
     use super::{MlKemPrivateKey, MlKemPublicKey, derive_seed};
-    use crate::kem::ml_kem_engine::{Backend, mlkem512, mlkem768, mlkem1024};
     use crate::Error;
+    use crate::kem::ml_kem_engine::{Backend, mlkem512, mlkem768, mlkem1024};
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 
     ml_kem!(

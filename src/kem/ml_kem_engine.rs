@@ -251,14 +251,136 @@ macro_rules! engine {
 }
 
 engine!(
-    mlkem512, mlkem512, MlKem512KeyPairUnpacked, MlKem512PublicKeyUnpacked, MlKem512PublicKey,
-    MlKem512Ciphertext, 800, 768
+    mlkem512,
+    mlkem512,
+    MlKem512KeyPairUnpacked,
+    MlKem512PublicKeyUnpacked,
+    MlKem512PublicKey,
+    MlKem512Ciphertext,
+    800,
+    768
 );
 engine!(
-    mlkem768, mlkem768, MlKem768KeyPairUnpacked, MlKem768PublicKeyUnpacked, MlKem768PublicKey,
-    MlKem768Ciphertext, 1184, 1088
+    mlkem768,
+    mlkem768,
+    MlKem768KeyPairUnpacked,
+    MlKem768PublicKeyUnpacked,
+    MlKem768PublicKey,
+    MlKem768Ciphertext,
+    1184,
+    1088
 );
 engine!(
-    mlkem1024, mlkem1024, MlKem1024KeyPairUnpacked, MlKem1024PublicKeyUnpacked,
-    MlKem1024PublicKey, MlKem1024Ciphertext, 1568, 1568
+    mlkem1024,
+    mlkem1024,
+    MlKem1024KeyPairUnpacked,
+    MlKem1024PublicKeyUnpacked,
+    MlKem1024PublicKey,
+    MlKem1024Ciphertext,
+    1568,
+    1568
 );
+
+/// libcrux's portable code against the SIMD code this machine selects, on the same inputs: key
+/// generation, encapsulation, and decapsulation of honest and of random ciphertexts agree byte
+/// for byte. On an AVX2 or NEON machine this is what exercises the portable fallback.
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use shake::digest::{ExtendableOutput, Update, XofReader};
+    use zeroize::Zeroizing;
+
+    use super::Backend;
+
+    const SEEDS: usize = 200;
+
+    /// A deterministic byte stream: SHAKE256 of the test's name.
+    fn stream(label: &str) -> impl XofReader {
+        let mut xof = shake::Shake256::default();
+        xof.update(label.as_bytes());
+        xof.finalize_xof()
+    }
+
+    #[test]
+    fn the_simd_code_is_selected_where_the_cpu_has_it() {
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            Backend::detect() == Backend::Avx2,
+            std::is_x86_feature_detected!("avx2"),
+        );
+        #[cfg(target_arch = "aarch64")]
+        assert_eq!(Backend::detect(), Backend::Neon);
+        std::println!(
+            "ML-KEM implementation on this machine: {:?}",
+            Backend::detect()
+        );
+    }
+
+    macro_rules! portable_matches_simd {
+        ($test:ident, $module:ident) => {
+            #[test]
+            fn $test() {
+                use super::$module::{DecapKey, EncapKey, NCT};
+                let simd = Backend::detect();
+                let mut bytes = stream(stringify!($test));
+                for i in 0..SEEDS {
+                    let mut seed = Zeroizing::new([0u8; 64]);
+                    bytes.read(&mut seed[..]);
+                    let (dk_p, ek_p, pk_p) = DecapKey::from_seed(seed.clone(), Backend::Portable);
+                    let (dk_s, ek_s, pk_s) = DecapKey::from_seed(seed, simd);
+                    assert_eq!(dk_p.backend(), Backend::Portable);
+                    assert_eq!(dk_s.backend(), simd);
+                    assert_eq!(pk_p, pk_s, "#{i} pk");
+
+                    // Each implementation parses the other's key bytes the same way.
+                    let ek_ps = EncapKey::from_bytes(&pk_s, Backend::Portable).unwrap();
+                    let ek_sp = EncapKey::from_bytes(&pk_p, simd).unwrap();
+                    let mut m = [0u8; 32];
+                    bytes.read(&mut m);
+                    let (ct, ss) = ek_p.encapsulate(&m);
+                    for (name, ek) in [("simd", &ek_s), ("parsed p", &ek_ps), ("parsed s", &ek_sp)]
+                    {
+                        let (ct2, ss2) = ek.encapsulate(&m);
+                        assert_eq!(ct, ct2, "#{i} ct {name}");
+                        assert_eq!(*ss, *ss2, "#{i} ss {name}");
+                    }
+                    assert_eq!(*dk_p.decapsulate(&ct), *ss, "#{i} decap portable");
+                    assert_eq!(*dk_s.decapsulate(&ct), *ss, "#{i} decap simd");
+
+                    // Implicit rejection: the same pseudorandom secret from both.
+                    let mut junk = [0u8; NCT];
+                    bytes.read(&mut junk);
+                    let rejected = dk_p.decapsulate(&junk);
+                    assert_ne!(*rejected, *ss);
+                    assert_eq!(*dk_s.decapsulate(&junk), *rejected, "#{i} junk");
+
+                    // A clone is expanded again for the same implementation.
+                    let clone = dk_p.clone();
+                    assert_eq!(clone.backend(), Backend::Portable);
+                    assert_eq!(*clone.decapsulate(&junk), *rejected, "#{i} clone");
+                }
+            }
+        };
+    }
+
+    portable_matches_simd!(ml_kem_512_portable_matches_simd, mlkem512);
+    portable_matches_simd!(ml_kem_768_portable_matches_simd, mlkem768);
+    portable_matches_simd!(ml_kem_1024_portable_matches_simd, mlkem1024);
+
+    #[test]
+    fn both_implementations_apply_the_modulus_check() {
+        use super::mlkem768::{DecapKey, EncapKey, NPK};
+        let (_, _, mut pk) = DecapKey::from_seed(Zeroizing::new([7u8; 64]), Backend::Portable);
+        // The first coefficient of t is the low 12 bits of bytes 0..2: set it to q = 3329.
+        pk[0] = (3329 & 0xff) as u8;
+        pk[1] = (pk[1] & 0xf0) | (3329 >> 8) as u8;
+        for backend in [Backend::Portable, Backend::detect()] {
+            assert!(EncapKey::from_bytes(&pk, backend).is_none(), "{backend:?}");
+        }
+        // q - 1 is a valid coefficient.
+        pk[0] = (3328 & 0xff) as u8;
+        for backend in [Backend::Portable, Backend::detect()] {
+            assert!(EncapKey::from_bytes(&pk, backend).is_some(), "{backend:?}");
+        }
+        let _: [u8; NPK] = pk;
+    }
+}

@@ -1,0 +1,721 @@
+//! Paired rounds: a verdict that separates noise from a real difference.
+//!
+//! ```text
+//! cargo bench --features comparative --ignore-rust-version --bench paired [-- FILTER]
+//! ```
+//!
+//! Every row runs each implementation in every round, one timed batch each, in an order rotated
+//! from round to round, so slow drift on a shared machine hits all of them alike. The statistic
+//! is the per-round time ratio typed-hpke / peer. The table gives its median and a
+//! distribution-free 95% confidence interval for that median: the order statistics
+//! `x(k)`, `x(n+1-k)` of the `n` sorted ratios, with `k` the largest index for which
+//! `P(Binomial(n, 1/2) < k) <= 2.5%` (for 21 rounds, the 6th and 16th ratios). A row is a win
+//! when the whole interval lies below 0.97, a loss when it lies above 1.03, a tie otherwise.
+//!
+//! `PAIRED_ROUNDS` (default 21) and `PAIRED_BATCH_MS` (default 20: a batch of typed-hpke's
+//! iterations lasts at least this long; every implementation runs the same iteration count)
+//! tune a run. Before timing, each row checks that every implementation computes what it is
+//! meant to (its context exports what the other side's does), so a row never times a failure.
+//!
+//! The `limit` rows call libcrux-ml-kem bare, with the key already expanded the same way; the
+//! `libcrux packed key` rows call its packed API, which parses the key and samples the matrix
+//! on every call (the form typed-hpke does not use, measured here to show why).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::ExportOnly;
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, Kdf};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256,
+    MlKem1024, MlKem1024P384, XWing,
+};
+use typed_hpke::{EncappedKey, Hpke, PrivateKey, PublicKey};
+
+const INFO: &[u8] = b"paired bench info";
+const EXPORTER: &[u8] = b"paired bench exporter";
+const IKM: [u8; 66] = [0x11; 66];
+
+const TYPED: &str = "typed-hpke";
+
+/// One implementation's part in a row: runs the operation once.
+type Job<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
+struct Config {
+    rounds: usize,
+    batch_ns: u128,
+    filter: Option<String>,
+}
+
+/// The verdict on one peer in one row.
+struct Verdict {
+    row: String,
+    peer: &'static str,
+    typed_ns: f64,
+    peer_ns: f64,
+    median: f64,
+    lo: f64,
+    hi: f64,
+}
+
+impl Verdict {
+    fn call(&self) -> &'static str {
+        if self.hi < 0.97 {
+            "win"
+        } else if self.lo > 1.03 {
+            "loss"
+        } else {
+            "tie"
+        }
+    }
+}
+
+/// `k` for the distribution-free interval `[x(k), x(n+1-k)]` around the median, 1-based.
+fn order_statistic_k(n: usize) -> usize {
+    // P(B <= j) for B ~ Binomial(n, 1/2).
+    let cdf = |j: usize| -> f64 {
+        let mut c = 1.0f64; // C(n, 0)
+        let mut sum = 0.0;
+        for i in 0..=j {
+            if i > 0 {
+                c = c * (n + 1 - i) as f64 / i as f64;
+            }
+            sum += c;
+        }
+        sum / 2f64.powi(n as i32)
+    };
+    let mut k = 1;
+    while k < n / 2 && cdf(k) <= 0.025 {
+        k += 1;
+    }
+    k
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+fn time_batch(job: &mut dyn FnMut(), iterations: u64) -> f64 {
+    let start = Instant::now();
+    for _ in 0..iterations {
+        job();
+    }
+    start.elapsed().as_nanos() as f64 / iterations as f64
+}
+
+/// Runs one row: typed-hpke first in `jobs`, every other entry a peer.
+fn run(config: &Config, row: &str, mut jobs: Vec<Job<'_>>, out: &mut Vec<Verdict>) {
+    if let Some(filter) = &config.filter {
+        if !row.contains(filter.as_str()) {
+            return;
+        }
+    }
+    assert_eq!(jobs[0].0, TYPED);
+    // Warm up every implementation, then size the batch on typed-hpke.
+    for (_, job) in jobs.iter_mut() {
+        time_batch(job, 3);
+    }
+    let mut iterations = 1u64;
+    loop {
+        let start = Instant::now();
+        for _ in 0..iterations {
+            (jobs[0].1)();
+        }
+        if start.elapsed().as_nanos() >= config.batch_ns || iterations >= 1 << 24 {
+            break;
+        }
+        iterations *= 2;
+    }
+    let k = jobs.len();
+    let mut times = vec![Vec::with_capacity(config.rounds); k];
+    for round in 0..config.rounds {
+        for offset in 0..k {
+            let i = (round + offset) % k;
+            times[i].push(time_batch(&mut jobs[i].1, iterations));
+        }
+    }
+    let kth = order_statistic_k(config.rounds);
+    let mut typed = times[0].clone();
+    typed.sort_by(f64::total_cmp);
+    for (i, (peer, _)) in jobs.iter().enumerate().skip(1) {
+        let mut ratios: Vec<f64> = times[0].iter().zip(&times[i]).map(|(t, p)| t / p).collect();
+        ratios.sort_by(f64::total_cmp);
+        let mut theirs = times[i].clone();
+        theirs.sort_by(f64::total_cmp);
+        let verdict = Verdict {
+            row: row.to_string(),
+            peer,
+            typed_ns: median(&typed),
+            peer_ns: median(&theirs),
+            median: median(&ratios),
+            lo: ratios[kth - 1],
+            hi: ratios[config.rounds - kth],
+        };
+        println!(
+            "{row:44} {peer:22} {:>10.0} ns / {:>10.0} ns  ratio {:.3} [{:.3}, {:.3}]  {}",
+            verdict.typed_ns,
+            verdict.peer_ns,
+            verdict.median,
+            verdict.lo,
+            verdict.hi,
+            verdict.call()
+        );
+        out.push(verdict);
+    }
+}
+
+fn rng() -> ChaCha20Rng {
+    ChaCha20Rng::from_seed([7; 32])
+}
+
+// =============================================================================================
+// Setup rows: Base mode, ExportOnly, one KEM and KDF, every crate that has the KEM.
+
+/// typed-hpke's sender and receiver jobs, and the exporter output both sides must reproduce.
+fn typed_setup<'a, K: Kem, F: Kdf>(
+    sk: &'a PrivateKey<K>,
+    pk: &'a PublicKey<K>,
+    enc: &'a EncappedKey<K>,
+) -> (Job<'a>, Job<'a>) {
+    let mut rng = rng();
+    let sender: Job<'a> = (
+        TYPED,
+        Box::new(move || {
+            black_box(
+                Hpke::<K, F, ExportOnly>::setup_sender_base(
+                    black_box(&mut rng),
+                    black_box(pk),
+                    INFO,
+                )
+                .unwrap(),
+            );
+        }),
+    );
+    let receiver: Job<'a> = (
+        TYPED,
+        Box::new(move || {
+            black_box(
+                Hpke::<K, F, ExportOnly>::setup_receiver_base(black_box(enc), black_box(sk), INFO)
+                    .unwrap(),
+            );
+        }),
+    );
+    (sender, receiver)
+}
+
+/// hpke-rs with one provider.
+mod rs {
+    use super::*;
+    use hpke_rs::hpke_types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};
+
+    pub(super) const RUSTCRYPTO: &str = "hpke-rs (RustCrypto)";
+    pub(super) const LIBCRUX: &str = "hpke-rs (libcrux)";
+
+    /// Sender and receiver jobs for hpke-rs on `Crypto`, after checking that a context it
+    /// receives on typed-hpke's `enc` exports what typed-hpke's sender exports.
+    pub(super) fn setup<'a, Crypto: hpke_rs_crypto::HpkeDefaultPrng + 'static>(
+        name: &'static str,
+        ids: (u16, u16),
+        ikm: &[u8],
+        typed_enc: &[u8],
+        typed_export: &[u8],
+    ) -> (Job<'a>, Job<'a>) {
+        let config = || {
+            hpke_rs::Hpke::<Crypto>::new(
+                hpke_rs::Mode::Base,
+                KemAlgorithm::try_from(ids.0).unwrap(),
+                KdfAlgorithm::try_from(ids.1).unwrap(),
+                AeadAlgorithm::HpkeExport,
+            )
+        };
+        let mut h = config();
+        let (sk, pk) = h.derive_key_pair(ikm).unwrap().into_keys();
+        let rx = h
+            .setup_receiver(typed_enc, &sk, INFO, None, None, None)
+            .unwrap();
+        assert_eq!(
+            rx.export(EXPORTER, 32).unwrap(),
+            typed_export,
+            "{name} disagrees with typed-hpke"
+        );
+        let (enc, _) = h.setup_sender(&pk, INFO, None, None, None).unwrap();
+        let mut hs = config();
+        let sender: Job<'a> = (
+            name,
+            Box::new(move || {
+                black_box(
+                    hs.setup_sender(black_box(&pk), INFO, None, None, None)
+                        .unwrap(),
+                );
+            }),
+        );
+        let receiver: Job<'a> = (
+            name,
+            Box::new(move || {
+                black_box(
+                    h.setup_receiver(black_box(&enc), black_box(&sk), INFO, None, None, None)
+                        .unwrap(),
+                );
+            }),
+        );
+        (sender, receiver)
+    }
+}
+
+/// rust-hpke (`hpke`).
+mod rh {
+    use super::*;
+    use hpke::{Deserializable as _, OpModeR, OpModeS};
+
+    pub(super) const NAME: &str = "rust-hpke";
+
+    pub(super) fn setup<'a, K: hpke::Kem + 'static, F: hpke::kdf::Kdf + 'static>(
+        ikm: &[u8],
+        typed_enc: &[u8],
+        typed_export: &[u8],
+    ) -> (Job<'a>, Job<'a>) {
+        type Xo = hpke::aead::ExportOnlyAead;
+        let (sk, pk) = K::derive_keypair(ikm);
+        let their_enc = K::EncappedKey::from_bytes(typed_enc).unwrap();
+        let rx = hpke::setup_receiver::<Xo, F, K>(&OpModeR::Base, &sk, &their_enc, INFO).unwrap();
+        let mut out = [0u8; 32];
+        rx.export(EXPORTER, &mut out).unwrap();
+        assert_eq!(
+            &out[..],
+            typed_export,
+            "rust-hpke disagrees with typed-hpke"
+        );
+        let mut rng = rng();
+        let (enc, _) =
+            hpke::setup_sender_with_rng::<Xo, F, K>(&OpModeS::Base, &pk, INFO, &mut rng).unwrap();
+        let sender: Job<'a> = (
+            NAME,
+            Box::new(move || {
+                black_box(
+                    hpke::setup_sender_with_rng::<Xo, F, K>(
+                        &OpModeS::Base,
+                        black_box(&pk),
+                        INFO,
+                        black_box(&mut rng),
+                    )
+                    .unwrap(),
+                );
+            }),
+        );
+        let receiver: Job<'a> = (
+            NAME,
+            Box::new(move || {
+                black_box(
+                    hpke::setup_receiver::<Xo, F, K>(
+                        &OpModeR::Base,
+                        black_box(&sk),
+                        black_box(&enc),
+                        INFO,
+                    )
+                    .unwrap(),
+                );
+            }),
+        );
+        (sender, receiver)
+    }
+}
+
+/// hpke-ng.
+mod ng {
+    use super::*;
+    use hpke_ng::Hpke as H;
+
+    pub(super) const NAME: &str = "hpke-ng";
+
+    pub(super) fn setup<'a, K: hpke_ng::Kem + 'static, F: hpke_ng::Kdf + 'static>(
+        ikm: &[u8],
+        typed_enc: &[u8],
+        typed_export: &[u8],
+    ) -> (Job<'a>, Job<'a>) {
+        type Xo = hpke_ng::ExportOnly;
+        let (sk, pk) = K::derive_key_pair(ikm).unwrap();
+        let their_enc = K::enc_from_bytes(typed_enc).unwrap();
+        let rx = H::<K, F, Xo>::setup_receiver_base(&their_enc, &sk, INFO).unwrap();
+        let out = rx.export(EXPORTER, 32).unwrap();
+        assert_eq!(&out[..], typed_export, "hpke-ng disagrees with typed-hpke");
+        let mut rng = rng();
+        let (enc, _) = H::<K, F, Xo>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
+        let sender: Job<'a> = (
+            NAME,
+            Box::new(move || {
+                black_box(
+                    H::<K, F, Xo>::setup_sender_base(black_box(&mut rng), black_box(&pk), INFO)
+                        .unwrap(),
+                );
+            }),
+        );
+        let receiver: Job<'a> = (
+            NAME,
+            Box::new(move || {
+                black_box(
+                    H::<K, F, Xo>::setup_receiver_base(black_box(&enc), black_box(&sk), INFO)
+                        .unwrap(),
+                );
+            }),
+        );
+        (sender, receiver)
+    }
+}
+
+/// The peers that implement a KEM, as `(sender, receiver)` job pairs.
+type Peers<'a> = Vec<(Job<'a>, Job<'a>)>;
+
+/// Runs `setup_sender_base/<name>` and `setup_receiver_base/<name>` for typed-hpke against
+/// every peer `peers` builds from the ikm, typed-hpke's `enc` and its exporter output.
+fn setup_rows<K: Kem, F: Kdf>(
+    config: &Config,
+    name: &str,
+    ikm_len: usize,
+    peers: impl FnOnce(&[u8], &[u8], &[u8]) -> Peers<'static>,
+    out: &mut Vec<Verdict>,
+) {
+    let sender_row = format!("setup_sender_base/{name}");
+    let receiver_row = format!("setup_receiver_base/{name}");
+    let wanted = |row: &str| {
+        config
+            .filter
+            .as_ref()
+            .is_none_or(|f| row.contains(f.as_str()))
+    };
+    if !wanted(&sender_row) && !wanted(&receiver_row) {
+        return;
+    }
+    let ikm = &IKM[..ikm_len];
+    let (sk, pk) = K::derive_key_pair(ikm).unwrap();
+    let (enc, ctx) = Hpke::<K, F, ExportOnly>::setup_sender_base(&mut rng(), &pk, INFO).unwrap();
+    let mut export = [0u8; 32];
+    ctx.export(EXPORTER, &mut export).unwrap();
+    let peers = peers(ikm, enc.as_bytes(), &export);
+    let (typed_sender, typed_receiver) = typed_setup::<K, F>(&sk, &pk, &enc);
+    let (mut senders, mut receivers) = (vec![typed_sender], vec![typed_receiver]);
+    for (s, r) in peers {
+        senders.push(s);
+        receivers.push(r);
+    }
+    run(config, &sender_row, senders, out);
+    run(config, &receiver_row, receivers, out);
+}
+
+// =============================================================================================
+// Raw ML-KEM rows: typed-hpke's `Kem::encap` / `Kem::decap` against libcrux called bare on
+// keys it expanded itself, with the implementation typed-hpke picks on this machine.
+
+macro_rules! limit_rows {
+    ($fn:ident, $kem:ty, $lib:ident, $ct:ident, $name:literal) => {
+        pub(super) fn $fn(config: &Config, out: &mut Vec<Verdict>) {
+            use libcrux_ml_kem::$lib as lib;
+            let (sk, pk) = <$kem>::derive_key_pair(&IKM[..32]).unwrap();
+            let seed: [u8; 64] = sk.to_bytes()[..].try_into().unwrap();
+            let (_, enc) = <$kem>::encap(&mut rng(), &pk).unwrap();
+            let ct = lib::$ct::try_from(&enc.as_bytes()[..]).unwrap();
+            let m = [0x33u8; 32];
+            macro_rules! rows {
+                ($m:ident) => {{
+                    let pair = lib::$m::unpacked::generate_key_pair(seed);
+                    let public = pair.public_key.clone();
+                    // The same key in libcrux's packed form, through its multiplexed API: what
+                    // decapsulation costs when the key is parsed and `A` sampled on each call.
+                    let packed = lib::generate_key_pair(seed);
+                    assert_eq!(
+                        &lib::$m::unpacked::key_pair_serialized_public_key(&pair).as_slice()[..],
+                        &pk.as_bytes()[..]
+                    );
+                    assert_eq!(
+                        lib::$m::unpacked::decapsulate(&pair, &ct),
+                        *<$kem>::decap(&enc, &sk).unwrap().as_bytes()
+                    );
+                    let mut rng = rng();
+                    run(
+                        config,
+                        concat!("kem/", $name, "/encap"),
+                        vec![
+                            (
+                                TYPED,
+                                Box::new(|| {
+                                    black_box(
+                                        <$kem>::encap(black_box(&mut rng), black_box(&pk)).unwrap(),
+                                    );
+                                }),
+                            ),
+                            (
+                                "limit (libcrux bare)",
+                                Box::new(|| {
+                                    black_box(lib::$m::unpacked::encapsulate(
+                                        black_box(&public),
+                                        black_box(m),
+                                    ));
+                                }),
+                            ),
+                            (
+                                "libcrux packed key",
+                                Box::new(|| {
+                                    black_box(lib::encapsulate(
+                                        black_box(&packed.public_key()),
+                                        black_box(m),
+                                    ));
+                                }),
+                            ),
+                        ],
+                        out,
+                    );
+                    run(
+                        config,
+                        concat!("kem/", $name, "/decap"),
+                        vec![
+                            (
+                                TYPED,
+                                Box::new(|| {
+                                    black_box(
+                                        <$kem>::decap(black_box(&enc), black_box(&sk)).unwrap(),
+                                    );
+                                }),
+                            ),
+                            (
+                                "limit (libcrux bare)",
+                                Box::new(|| {
+                                    black_box(lib::$m::unpacked::decapsulate(
+                                        black_box(&pair),
+                                        black_box(&ct),
+                                    ));
+                                }),
+                            ),
+                            (
+                                "libcrux packed key",
+                                Box::new(|| {
+                                    black_box(lib::decapsulate(
+                                        black_box(&packed.private_key()),
+                                        black_box(&ct),
+                                    ));
+                                }),
+                            ),
+                        ],
+                        out,
+                    );
+                }};
+            }
+            #[cfg(target_arch = "x86_64")]
+            if libcrux_platform::simd256_support() {
+                rows!(avx2);
+                return;
+            }
+            rows!(portable);
+        }
+    };
+}
+
+mod limit {
+    use super::*;
+    limit_rows!(
+        ml_kem_768,
+        MlKem768,
+        mlkem768,
+        MlKem768Ciphertext,
+        "mlkem768"
+    );
+    limit_rows!(
+        ml_kem_1024,
+        MlKem1024,
+        mlkem1024,
+        MlKem1024Ciphertext,
+        "mlkem1024"
+    );
+}
+
+// =============================================================================================
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let allowed = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("Cpus_allowed_list"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "?".into());
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{cpu}, {cpus} logical CPUs, allowed CPUs {allowed}")
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+fn main() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let config = Config {
+        rounds: env("PAIRED_ROUNDS", 21).max(9) as usize,
+        batch_ns: u128::from(env("PAIRED_BATCH_MS", 20)) * 1_000_000,
+        filter: std::env::args().skip(1).find(|a| !a.starts_with('-')),
+    };
+    println!("machine: {}", machine());
+    println!("load average at start: {}", load());
+    println!(
+        "rounds {}, batch >= {} ms, 95% interval from order statistics {} and {}",
+        config.rounds,
+        config.batch_ns / 1_000_000,
+        order_statistic_k(config.rounds),
+        config.rounds + 1 - order_statistic_k(config.rounds)
+    );
+    let mut out = Vec::new();
+
+    type RsCrux = hpke_rs::libcrux::HpkeLibcrux;
+    type RsRc = hpke_rs::rustcrypto::HpkeRustCrypto;
+    use hpke::{kdf as rf, kem as rk};
+
+    setup_rows::<DhKemX25519HkdfSha256, HkdfSha256>(
+        &config,
+        "x25519-sha256-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::DhKemX25519HkdfSha256, hpke_ng::HkdfSha256>(ikm, enc, x),
+                rh::setup::<rk::X25519HkdfSha256, rf::HkdfSha256>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0020, 0x0001), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0020, 0x0001), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<DhKemP256HkdfSha256, HkdfSha256>(
+        &config,
+        "p256-sha256-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::DhKemP256HkdfSha256, hpke_ng::HkdfSha256>(ikm, enc, x),
+                rh::setup::<rk::DhP256HkdfSha256, rf::HkdfSha256>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0010, 0x0001), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0010, 0x0001), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<DhKemP384HkdfSha384, HkdfSha384>(
+        &config,
+        "p384-sha384-exportonly",
+        48,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::DhKemP384HkdfSha384, hpke_ng::HkdfSha384>(ikm, enc, x),
+                rh::setup::<rk::DhP384HkdfSha384, rf::HkdfSha384>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0011, 0x0002), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0011, 0x0002), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<MlKem768, HkdfSha256>(
+        &config,
+        "mlkem768-sha256-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::MlKem768, hpke_ng::HkdfSha256>(ikm, enc, x),
+                rh::setup::<rk::MlKem768, rf::HkdfSha256>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0041, 0x0001), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0041, 0x0001), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<MlKem1024, HkdfSha384>(
+        &config,
+        "mlkem1024-sha384-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::MlKem1024, hpke_ng::HkdfSha384>(ikm, enc, x),
+                rh::setup::<rk::MlKem1024, rf::HkdfSha384>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0042, 0x0002), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0042, 0x0002), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<XWing, HkdfSha256>(
+        &config,
+        "xwing-sha256-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                ng::setup::<hpke_ng::XWingDraft06, hpke_ng::HkdfSha256>(ikm, enc, x),
+                rh::setup::<rk::XWing, rf::HkdfSha256>(ikm, enc, x),
+                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x647a, 0x0001), ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x647a, 0x0001), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<MlKem768P256, HkdfSha256>(
+        &config,
+        "mlkem768p256-sha256-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                rh::setup::<rk::MlKem768P256, rf::HkdfSha256>(ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0050, 0x0001), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    setup_rows::<MlKem1024P384, HkdfSha384>(
+        &config,
+        "mlkem1024p384-sha384-exportonly",
+        32,
+        |ikm, enc, x| {
+            vec![
+                rh::setup::<rk::MlKem1024P384, rf::HkdfSha384>(ikm, enc, x),
+                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0051, 0x0002), ikm, enc, x),
+            ]
+        },
+        &mut out,
+    );
+    limit::ml_kem_768(&config, &mut out);
+    limit::ml_kem_1024(&config, &mut out);
+
+    println!("load average at end: {}", load());
+    println!();
+    println!("| row | peer | typed-hpke | peer | ratio (median) | 95% interval | verdict |");
+    println!("|---|---|---|---|---|---|---|");
+    for v in &out {
+        println!(
+            "| {} | {} | {:.1} us | {:.1} us | {:.3} | [{:.3}, {:.3}] | {} |",
+            v.row,
+            v.peer,
+            v.typed_ns / 1000.0,
+            v.peer_ns / 1000.0,
+            v.median,
+            v.lo,
+            v.hi,
+            v.call()
+        );
+    }
+}
