@@ -112,10 +112,12 @@ fn time_batch(job: &mut dyn FnMut(), iterations: u64) -> f64 {
 
 /// Runs one row: typed-hpke first in `jobs`, every other entry a peer.
 fn run(config: &Config, row: &str, mut jobs: Vec<Job<'_>>, out: &mut Vec<Verdict>) {
-    if let Some(filter) = &config.filter {
-        if !row.contains(filter.as_str()) {
-            return;
-        }
+    if config
+        .filter
+        .as_ref()
+        .is_some_and(|f| !row.contains(f.as_str()))
+    {
+        return;
     }
     assert_eq!(jobs[0].0, TYPED);
     // Warm up every implementation, then size the batch on typed-hpke.

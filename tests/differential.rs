@@ -1,4 +1,4 @@
-//! Differential tests against the other Rust HPKE crates: hpke-rs 0.8 (RustCrypto provider),
+//! Differential tests against the other Rust HPKE crates: hpke-rs 0.8 (RustCrypto and libcrux providers),
 //! rust-hpke (`hpke`) 0.15.1 and hpke-ng 0.2.
 //!
 //! For every suite and mode a peer shares with us, each iteration draws fresh inputs from a
@@ -33,7 +33,7 @@ use typed_hpke::kdf::{
 };
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256, MlKem1024,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, XWing,
 };
 use typed_hpke::{EncappedKey, Psk};
@@ -491,6 +491,47 @@ mod hpke_rs {
     hpke_rs_kem!(mlkem768, MlKem768, NO_AUTH);
     hpke_rs_kem!(mlkem1024, MlKem1024, NO_AUTH);
     hpke_rs_kem!(xwing, XWing, NO_AUTH);
+}
+
+/// hpke-rs 0.8 with its libcrux provider (`libcrux`, `draft-ietf-hpke-pq`): libcrux computes
+/// ML-KEM, X-Wing and the NIST hybrids there, so this is the one peer besides rust-hpke with
+/// MLKEM768-P256 and MLKEM1024-P384, and the only one with ML-KEM-512. X25519, P-256 and P-384
+/// too; HKDF only; every AEAD. It rejects P-521, secp256k1 and X448 ("Unable to generate a
+/// valid private key"; P-521 only exists there behind `libcrux-rustcrypto-p-curves`, which
+/// would make it RustCrypto's again).
+mod hpke_rs_libcrux {
+    use super::*;
+    use crate::peers::HpkeRsLibcrux;
+
+    macro_rules! hpke_rs_libcrux_kem {
+        ($name:ident, $ours:ty, $modes:expr) => {
+            mod $name {
+                use super::*;
+                kem_cells!(HpkeRsLibcrux, $ours, $ours, $modes,
+                kdfs: [
+                    (hkdf_sha256, HkdfSha256, HkdfSha256),
+                    (hkdf_sha384, HkdfSha384, HkdfSha384),
+                    (hkdf_sha512, HkdfSha512, HkdfSha512),
+                ],
+                aeads: [
+                    (Aes128Gcm, Aes128Gcm),
+                    (Aes256Gcm, Aes256Gcm),
+                    (ChaCha20Poly1305, ChaCha20Poly1305),
+                    (ExportOnly, ExportOnly),
+                ]);
+            }
+        };
+    }
+
+    hpke_rs_libcrux_kem!(x25519, DhKemX25519HkdfSha256, ALL_MODES);
+    hpke_rs_libcrux_kem!(p256, DhKemP256HkdfSha256, ALL_MODES);
+    hpke_rs_libcrux_kem!(p384, DhKemP384HkdfSha384, ALL_MODES);
+    hpke_rs_libcrux_kem!(mlkem512, MlKem512, NO_AUTH);
+    hpke_rs_libcrux_kem!(mlkem768, MlKem768, NO_AUTH);
+    hpke_rs_libcrux_kem!(mlkem1024, MlKem1024, NO_AUTH);
+    hpke_rs_libcrux_kem!(xwing, XWing, NO_AUTH);
+    hpke_rs_libcrux_kem!(mlkem768_p256, MlKem768P256, NO_AUTH);
+    hpke_rs_libcrux_kem!(mlkem1024_p384, MlKem1024P384, NO_AUTH);
 }
 
 /// The vectors `examples/generate-vectors.rs` wrote to `test-vectors/`, checked by rust-hpke:

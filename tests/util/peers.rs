@@ -382,16 +382,42 @@ impl<K: NgKem, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F, A> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// hpke-rs 0.8 with the RustCrypto provider: a runtime configuration of ids, keys as byte
+// hpke-rs 0.8 with either of its providers: a runtime configuration of ids, keys as byte
 // vectors, PSK and sender key as `Option` arguments.
 
+/// One of hpke-rs's crypto providers.
+pub trait RsProvider: 'static {
+    /// The peer's name in failure messages.
+    const NAME: &'static str;
+    /// The provider type.
+    type Crypto: hpke_rs_crypto::HpkeDefaultPrng + 'static;
+}
+
+/// hpke-rs's RustCrypto provider (`experimental` for the post-quantum KEMs).
+pub struct RustCryptoProvider;
+
+impl RsProvider for RustCryptoProvider {
+    const NAME: &'static str = "hpke-rs";
+    type Crypto = hpke_rs::rustcrypto::HpkeRustCrypto;
+}
+
+/// hpke-rs's libcrux provider (`libcrux`, `draft-ietf-hpke-pq`): libcrux's own ML-KEM, X-Wing
+/// and NIST hybrids, so an independent implementation of the hybrid constructions.
+pub struct LibcruxProvider;
+
+impl RsProvider for LibcruxProvider {
+    const NAME: &'static str = "hpke-rs-libcrux";
+    type Crypto = hpke_rs::libcrux::HpkeLibcrux;
+}
+
 /// Parameterised by *our* KEM / KDF / AEAD types; only their ids are used.
-pub struct HpkeRs<K, F, A>(PhantomData<(K, F, A)>);
+pub struct HpkeRs<K, F, A, P = RustCryptoProvider>(PhantomData<(K, F, A, P)>);
 
-type RsCrypto = hpke_rs::rustcrypto::HpkeRustCrypto;
+/// hpke-rs on its libcrux provider.
+pub type HpkeRsLibcrux<K, F, A> = HpkeRs<K, F, A, LibcruxProvider>;
 
-impl<K: Kem, F: Kdf, A: Aead> HpkeRs<K, F, A> {
-    fn config(mode: Mode) -> PeerResult<hpke_rs::Hpke<RsCrypto>> {
+impl<K: Kem, F: Kdf, A: Aead, P: RsProvider> HpkeRs<K, F, A, P> {
+    fn config(mode: Mode) -> PeerResult<hpke_rs::Hpke<P::Crypto>> {
         use hpke_rs::hpke_types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};
         let mode = match mode {
             Mode::Base => hpke_rs::Mode::Base,
@@ -399,7 +425,7 @@ impl<K: Kem, F: Kdf, A: Aead> HpkeRs<K, F, A> {
             Mode::Auth => hpke_rs::Mode::Auth,
             Mode::AuthPsk => hpke_rs::Mode::AuthPsk,
         };
-        hpke_rs::Hpke::<RsCrypto>::try_new(
+        hpke_rs::Hpke::<P::Crypto>::try_new(
             mode,
             KemAlgorithm::try_from(K::ID).map_err(err)?,
             KdfAlgorithm::try_from(F::ID).map_err(err)?,
@@ -409,9 +435,9 @@ impl<K: Kem, F: Kdf, A: Aead> HpkeRs<K, F, A> {
     }
 }
 
-struct RsContext(hpke_rs::Context<RsCrypto>);
+struct RsContext<C: hpke_rs_crypto::HpkeCrypto + 'static>(hpke_rs::Context<C>);
 
-impl PeerSender for RsContext {
+impl<C: hpke_rs_crypto::HpkeCrypto + 'static> PeerSender for RsContext<C> {
     fn seal(&mut self, aad: &[u8], pt: &[u8]) -> PeerResult<Vec<u8>> {
         self.0.seal(aad, pt).map_err(err)
     }
@@ -420,7 +446,7 @@ impl PeerSender for RsContext {
     }
 }
 
-impl PeerReceiver for RsContext {
+impl<C: hpke_rs_crypto::HpkeCrypto + 'static> PeerReceiver for RsContext<C> {
     fn open(&mut self, aad: &[u8], ct: &[u8]) -> PeerResult<Vec<u8>> {
         self.0.open(aad, ct).map_err(err)
     }
@@ -437,8 +463,8 @@ fn psk_args<'a>(inputs: &Inputs<'a>) -> (Option<&'a [u8]>, Option<&'a [u8]>) {
     }
 }
 
-impl<K: Kem, F: Kdf, A: Aead> Peer for HpkeRs<K, F, A> {
-    const NAME: &'static str = "hpke-rs";
+impl<K: Kem, F: Kdf, A: Aead, P: RsProvider> Peer for HpkeRs<K, F, A, P> {
+    const NAME: &'static str = P::NAME;
 
     fn rng_use<Ours: Kem>() -> RngUse {
         RngUse::NotInjectable
