@@ -1,5 +1,5 @@
-//! Differential tests against the other Rust HPKE crates: hpke-rs 0.8 (RustCrypto and libcrux providers),
-//! rust-hpke (`hpke`) 0.15.1 and hpke-ng 0.2.
+//! Differential tests against the other Rust HPKE crates: hpke-rs 0.8 (on its RustCrypto and
+//! on its libcrux provider), rust-hpke (`hpke`) 0.15.1 and hpke-ng 0.2.
 //!
 //! For every suite and mode a peer shares with us, each iteration draws fresh inputs from a
 //! seeded generator and checks, in both directions, that
