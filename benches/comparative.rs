@@ -407,62 +407,142 @@ dh_floor!(DhKemP384HkdfSha384, floor::P384, sha2::Sha384);
 dh_floor!(DhKemP521HkdfSha512, floor::P521, sha2::Sha512);
 dh_floor!(DhKemSecp256k1HkdfSha256, floor::K256, sha2::Sha256);
 
+/// ML-KEM called bare on libcrux, as typed-hpke's engine calls it: the unpacked key pair and
+/// public key, with the implementation the CPU selects (AVX2 where it has it).
+mod libcrux_floor {
+    macro_rules! floor {
+        ($name:ident, $lib:ident, $pair:ident, $public:ident, $ct:ident) => {
+            pub enum $name {
+                Portable(
+                    libcrux_ml_kem::$lib::portable::unpacked::$pair,
+                    libcrux_ml_kem::$lib::portable::unpacked::$public,
+                    libcrux_ml_kem::$lib::$ct,
+                ),
+                #[cfg(target_arch = "x86_64")]
+                Avx2(
+                    libcrux_ml_kem::$lib::avx2::unpacked::$pair,
+                    libcrux_ml_kem::$lib::avx2::unpacked::$public,
+                    libcrux_ml_kem::$lib::$ct,
+                ),
+            }
+
+            impl $name {
+                pub fn new() -> Self {
+                    macro_rules! build {
+                        ($variant:ident, $m:ident) => {{
+                            use libcrux_ml_kem::$lib::$m::unpacked as u;
+                            let pair = u::generate_key_pair([0x41; 64]);
+                            let public = pair.public_key.clone();
+                            let (ct, _) = u::encapsulate(&public, [0x42; 32]);
+                            Self::$variant(pair, public, ct)
+                        }};
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    if libcrux_platform::simd256_support() {
+                        return build!(Avx2, avx2);
+                    }
+                    build!(Portable, portable)
+                }
+
+                pub fn encap(&self) -> [u8; 32] {
+                    match self {
+                        Self::Portable(_, pk, _) => {
+                            libcrux_ml_kem::$lib::portable::unpacked::encapsulate(
+                                pk,
+                                black_box([0x42; 32]),
+                            )
+                            .1
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        Self::Avx2(_, pk, _) => {
+                            libcrux_ml_kem::$lib::avx2::unpacked::encapsulate(
+                                pk,
+                                black_box([0x42; 32]),
+                            )
+                            .1
+                        }
+                    }
+                }
+
+                pub fn decap(&self) -> [u8; 32] {
+                    match self {
+                        Self::Portable(pair, _, ct) => {
+                            libcrux_ml_kem::$lib::portable::unpacked::decapsulate(
+                                pair,
+                                black_box(ct),
+                            )
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        Self::Avx2(pair, _, ct) => {
+                            libcrux_ml_kem::$lib::avx2::unpacked::decapsulate(pair, black_box(ct))
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    use std::hint::black_box;
+    floor!(
+        MlKem512,
+        mlkem512,
+        MlKem512KeyPairUnpacked,
+        MlKem512PublicKeyUnpacked,
+        MlKem512Ciphertext
+    );
+    floor!(
+        MlKem768,
+        mlkem768,
+        MlKem768KeyPairUnpacked,
+        MlKem768PublicKeyUnpacked,
+        MlKem768Ciphertext
+    );
+    floor!(
+        MlKem1024,
+        mlkem1024,
+        MlKem1024KeyPairUnpacked,
+        MlKem1024PublicKeyUnpacked,
+        MlKem1024Ciphertext
+    );
+}
+
 macro_rules! ml_kem_floor {
     ($kem:ty, $p:ty) => {
         impl KemFloor for $kem {
-            type State = (
-                ml_kem::DecapsulationKey<$p>,
-                ml_kem::EncapsulationKey<$p>,
-                ml_kem::Ciphertext<$p>,
-            );
+            type State = $p;
             fn prepare(_: bool) -> Self::State {
-                let dk = ml_kem::DecapsulationKey::<$p>::from_seed([0x41; 64].into());
-                let ek = dk.encapsulation_key().clone();
-                let (ct, _) = ek.encapsulate_deterministic(&[0x42; 32].into());
-                (dk, ek, ct)
+                <$p>::new()
             }
             fn floor_encap(s: &Self::State) -> [u8; 64] {
-                let (_, ss) = s.1.encapsulate_deterministic(black_box(&[0x42; 32].into()));
                 let mut out = [0u8; 64];
-                out[..32].copy_from_slice(&ss);
+                out[..32].copy_from_slice(&s.encap());
                 out
             }
             fn floor_decap(s: &Self::State) -> [u8; 64] {
-                let ss = ml_kem::Decapsulate::decapsulate(&s.0, black_box(&s.2));
                 let mut out = [0u8; 64];
-                out[..32].copy_from_slice(&ss);
+                out[..32].copy_from_slice(&s.decap());
                 out
             }
         }
     };
 }
 
-ml_kem_floor!(MlKem512, ml_kem::MlKem512);
-ml_kem_floor!(MlKem768, ml_kem::MlKem768);
-ml_kem_floor!(MlKem1024, ml_kem::MlKem1024);
+ml_kem_floor!(MlKem512, libcrux_floor::MlKem512);
+ml_kem_floor!(MlKem768, libcrux_floor::MlKem768);
+ml_kem_floor!(MlKem1024, libcrux_floor::MlKem1024);
 
 macro_rules! hybrid_floor {
     ($kem:ty, $p:ty, $g:ty, $label:expr) => {
         impl KemFloor for $kem {
-            type State = (
-                (
-                    ml_kem::DecapsulationKey<$p>,
-                    ml_kem::EncapsulationKey<$p>,
-                    ml_kem::Ciphertext<$p>,
-                ),
-                DhState<$g>,
-            );
+            type State = ($p, DhState<$g>);
             fn prepare(_: bool) -> Self::State {
-                let dk = ml_kem::DecapsulationKey::<$p>::from_seed([0x41; 64].into());
-                let ek = dk.encapsulation_key().clone();
-                let (ct, _) = ek.encapsulate_deterministic(&[0x42; 32].into());
                 use floor::Dh;
                 let sk_r = <$g>::sk(0x31);
                 let pk_r = <$g>::public(&sk_r);
                 let sk_e = <$g>::sk(0x32);
                 let enc = <$g>::public(&sk_e);
                 (
-                    (dk, ek, ct),
+                    <$p>::new(),
                     DhState {
                         sk_e,
                         pt_r: <$g>::parse(&pk_r),
@@ -475,9 +555,7 @@ macro_rules! hybrid_floor {
             }
             fn floor_encap(s: &Self::State) -> [u8; 64] {
                 use floor::Dh;
-                let (_, ss_m) =
-                    s.0.1
-                        .encapsulate_deterministic(black_box(&[0x42; 32].into()));
+                let ss_m = s.0.encap();
                 let ct_t = <$g>::public(black_box(&s.1.sk_e));
                 let ss_t = <$g>::dh(&s.1.sk_e, black_box(&s.1.pt_r));
                 let mut out = [0u8; 64];
@@ -486,7 +564,7 @@ macro_rules! hybrid_floor {
             }
             fn floor_decap(s: &Self::State) -> [u8; 64] {
                 use floor::Dh;
-                let ss_m = ml_kem::Decapsulate::decapsulate(&s.0.0, black_box(&s.0.2));
+                let ss_m = s.0.decap();
                 let pt_e = <$g>::parse(black_box(&s.1.enc));
                 let ss_t = <$g>::dh(black_box(&s.1.sk_r), &pt_e);
                 let mut out = [0u8; 64];
@@ -498,16 +576,16 @@ macro_rules! hybrid_floor {
     };
 }
 
-hybrid_floor!(XWing, ml_kem::MlKem768, floor::X25519, b"\\.//^\\");
+hybrid_floor!(XWing, libcrux_floor::MlKem768, floor::X25519, b"\\.//^\\");
 hybrid_floor!(
     MlKem768P256,
-    ml_kem::MlKem768,
+    libcrux_floor::MlKem768,
     floor::P256,
     b"MLKEM768-P256"
 );
 hybrid_floor!(
     MlKem1024P384,
-    ml_kem::MlKem1024,
+    libcrux_floor::MlKem1024,
     floor::P384,
     b"MLKEM1024-P384"
 );

@@ -578,7 +578,8 @@ fn main() {
         filter: std::env::args().skip(1).find(|a| !a.starts_with('-')),
     };
     println!("machine: {}", machine());
-    println!("load average at start: {}", load());
+    let start_load = load();
+    println!("load average at start: {start_load}");
     println!(
         "rounds {}, batch >= {} ms, 95% interval from order statistics {} and {}",
         config.rounds,
@@ -703,12 +704,69 @@ fn main() {
     limit::ml_kem_768(&config, &mut out);
     limit::ml_kem_1024(&config, &mut out);
 
-    println!("load average at end: {}", load());
-    println!();
-    println!("| row | peer | typed-hpke | peer | ratio (median) | 95% interval | verdict |");
-    println!("|---|---|---|---|---|---|---|");
+    let end_load = load();
+    let mut md = String::new();
+    use std::fmt::Write as _;
+    let k = order_statistic_k(config.rounds);
+    writeln!(md, "# Paired-round benchmark").unwrap();
+    writeln!(md).unwrap();
+    writeln!(
+        md,
+        "Written by `benches/paired.rs` (its header gives the method); reproduce with"
+    )
+    .unwrap();
+    writeln!(md).unwrap();
+    writeln!(
+        md,
+        "```sh
+cargo bench --features comparative --ignore-rust-version --bench paired
+```"
+    )
+    .unwrap();
+    writeln!(md).unwrap();
+    writeln!(md, "- machine: {}; no core pinned", machine()).unwrap();
+    writeln!(
+        md,
+        "- load average (1, 5, 15 min): {start_load} at the start, {end_load} at the end"
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "- {} rounds per row, batches of at least {} ms, order rotated each round; the interval is \
+         the {}th and {}th of the sorted per-round ratios (distribution-free, at least 95%)",
+        config.rounds,
+        config.batch_ns / 1_000_000,
+        k,
+        config.rounds + 1 - k
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "- ratio = typed-hpke's time / the peer's: below 1 typed-hpke is faster. Win: the whole \
+         interval below 0.97; loss: above 1.03; tie otherwise. Times are medians, for context only"
+    )
+    .unwrap();
+    writeln!(md).unwrap();
+    let tally = |call: &str| out.iter().filter(|v| v.call() == call).count();
+    writeln!(
+        md,
+        "{} verdicts: {} wins, {} ties, {} losses.",
+        out.len(),
+        tally("win"),
+        tally("tie"),
+        tally("loss")
+    )
+    .unwrap();
+    writeln!(md).unwrap();
+    writeln!(
+        md,
+        "| row | peer | typed-hpke | peer | ratio (median) | 95% interval | verdict |"
+    )
+    .unwrap();
+    writeln!(md, "|---|---|---|---|---|---|---|").unwrap();
     for v in &out {
-        println!(
+        writeln!(
+            md,
             "| {} | {} | {:.1} us | {:.1} us | {:.3} | [{:.3}, {:.3}] | {} |",
             v.row,
             v.peer,
@@ -718,6 +776,35 @@ fn main() {
             v.lo,
             v.hi,
             v.call()
-        );
+        )
+        .unwrap();
     }
+    writeln!(md, "\n## Post-quantum key sizes (bytes, `size_of`)\n").unwrap();
+    writeln!(md, "Keys hold libcrux's expanded forms: the matrix `A`, `t` and `H(ek)` in a public key; the private key adds `s` in NTT form and the seed, beside its own copy of the public key.\n").unwrap();
+    writeln!(md, "| KEM | PrivateKey | PublicKey | EncappedKey |").unwrap();
+    writeln!(md, "|---|---|---|---|").unwrap();
+    macro_rules! sizes {
+        ($($name:literal: $k:ty),*) => {$(
+            writeln!(
+                md,
+                "| {} | {} | {} | {} |",
+                $name,
+                size_of::<PrivateKey<$k>>(),
+                size_of::<PublicKey<$k>>(),
+                size_of::<EncappedKey<$k>>()
+            )
+            .unwrap();
+        )*};
+    }
+    sizes!(
+        "ML-KEM-512": typed_hpke::kem::MlKem512,
+        "ML-KEM-768": MlKem768,
+        "ML-KEM-1024": MlKem1024,
+        "X-Wing": XWing,
+        "MLKEM768-P256": MlKem768P256,
+        "MLKEM1024-P384": MlKem1024P384
+    );
+    let path = std::env::var("PAIRED_OUT").unwrap_or_else(|_| "target/paired.md".into());
+    std::fs::write(&path, &md).unwrap();
+    println!("\n{md}\nwritten to {path}");
 }

@@ -261,6 +261,13 @@ fn main() {
          cargo run --release --features comparative --ignore-rust-version --example bench-report\n```\n"
     )
     .unwrap();
+    writeln!(
+        md,
+        "criterion times each implementation in turn, so a few percent either way is not a verdict. \
+         `BENCHMARKS-paired.md` (`benches/paired.rs`) judges rows by paired rounds with 95% \
+         intervals; where the two disagree, the paired run decides.\n"
+    )
+    .unwrap();
     writeln!(md, "- CPU: {}", cpu()).unwrap();
     writeln!(
         md,
