@@ -536,6 +536,90 @@ mod limit {
 }
 
 // =============================================================================================
+// The SHA-3 the hybrids use (RustCrypto `shake` / `sha3`) against `libcrux-sha3`, at the sizes
+// the hybrids hash: the seed expansion (32 bytes in; 64 + Group.Nseed out) and the combiner
+// input (ss_PQ || ss_T || ct_T || pk_T || label).
+
+fn sha3_rows(config: &Config, out: &mut Vec<Verdict>) {
+    use sha3::Digest as _;
+    use shake::digest::{ExtendableOutput as _, Update as _, XofReader as _};
+
+    fn shake_rows<const N: usize>(config: &Config, out: &mut Vec<Verdict>, row: &str) {
+        let seed = [0x5au8; 32];
+        let ours = || {
+            let mut xof = shake::Shake256::default();
+            xof.update(black_box(&seed));
+            let mut out = [0u8; N];
+            xof.finalize_xof().read(&mut out);
+            out
+        };
+        assert_eq!(ours(), libcrux_sha3::shake256::<N>(&seed));
+        run(
+            config,
+            row,
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(ours());
+                    }),
+                ),
+                (
+                    "libcrux-sha3",
+                    Box::new(move || {
+                        black_box(libcrux_sha3::shake256::<N>(black_box(&seed)));
+                    }),
+                ),
+            ],
+            out,
+        );
+    }
+    shake_rows::<96>(config, out, "sha3/shake256 32 B -> 96 B (X-Wing seed)");
+    shake_rows::<192>(
+        config,
+        out,
+        "sha3/shake256 32 B -> 192 B (MLKEM768-P256 seed)",
+    );
+    shake_rows::<112>(
+        config,
+        out,
+        "sha3/shake256 32 B -> 112 B (MLKEM1024-P384 seed)",
+    );
+
+    for (row, len) in [
+        ("sha3/sha3-256 134 B (X-Wing combiner)", 134usize),
+        ("sha3/sha3-256 207 B (MLKEM768-P256 combiner)", 207),
+        ("sha3/sha3-256 290 B (MLKEM1024-P384 combiner)", 290),
+    ] {
+        let input = vec![0xa5u8; len];
+        assert_eq!(
+            sha3::Sha3_256::digest(&input)[..],
+            libcrux_sha3::sha256(&input)[..]
+        );
+        let theirs = input.clone();
+        run(
+            config,
+            row,
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(sha3::Sha3_256::digest(black_box(&input)));
+                    }),
+                ),
+                (
+                    "libcrux-sha3",
+                    Box::new(move || {
+                        black_box(libcrux_sha3::sha256(black_box(&theirs)));
+                    }),
+                ),
+            ],
+            out,
+        );
+    }
+}
+
+// =============================================================================================
 
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -701,6 +785,7 @@ fn main() {
         },
         &mut out,
     );
+    sha3_rows(&config, &mut out);
     limit::ml_kem_768(&config, &mut out);
     limit::ml_kem_1024(&config, &mut out);
 
