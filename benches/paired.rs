@@ -217,12 +217,33 @@ mod rs {
     use super::*;
     use hpke_rs::hpke_types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};
 
-    pub(super) const RUSTCRYPTO: &str = "hpke-rs (RustCrypto)";
-    pub(super) const LIBCRUX: &str = "hpke-rs (libcrux)";
+    /// hpke-rs on its RustCrypto provider, suite `(KEM, KDF)`.
+    pub(super) fn rustcrypto<'a, const KEM: u16, const KDF: u16>(
+        ikm: &[u8],
+        enc: &[u8],
+        export: &[u8],
+    ) -> (Job<'a>, Job<'a>) {
+        setup::<hpke_rs::rustcrypto::HpkeRustCrypto>(
+            "hpke-rs (RustCrypto)",
+            (KEM, KDF),
+            ikm,
+            enc,
+            export,
+        )
+    }
+
+    /// hpke-rs on its libcrux provider, suite `(KEM, KDF)`.
+    pub(super) fn libcrux<'a, const KEM: u16, const KDF: u16>(
+        ikm: &[u8],
+        enc: &[u8],
+        export: &[u8],
+    ) -> (Job<'a>, Job<'a>) {
+        setup::<hpke_rs::libcrux::HpkeLibcrux>("hpke-rs (libcrux)", (KEM, KDF), ikm, enc, export)
+    }
 
     /// Sender and receiver jobs for hpke-rs on `Crypto`, after checking that a context it
     /// receives on typed-hpke's `enc` exports what typed-hpke's sender exports.
-    pub(super) fn setup<'a, Crypto: hpke_rs_crypto::HpkeDefaultPrng + 'static>(
+    fn setup<'a, Crypto: hpke_rs_crypto::HpkeDefaultPrng + 'static>(
         name: &'static str,
         ids: (u16, u16),
         ikm: &[u8],
@@ -673,117 +694,108 @@ fn main() {
     );
     let mut out = Vec::new();
 
-    type RsCrux = hpke_rs::libcrux::HpkeLibcrux;
-    type RsRc = hpke_rs::rustcrypto::HpkeRustCrypto;
     use hpke::{kdf as rf, kem as rk};
 
-    setup_rows::<DhKemX25519HkdfSha256, HkdfSha256>(
-        &config,
+    // Each suite: typed-hpke's KEM and KDF, the row name, the ikm length, and every peer that
+    // has the KEM (each a function of the ikm, typed-hpke's enc and its exporter output).
+    macro_rules! suite {
+        ($k:ty, $f:ty, $name:literal, $ikm:literal, [$($peer:expr),* $(,)?]) => {
+            setup_rows::<$k, $f>(&config, $name, $ikm, |i, e, x| vec![$($peer(i, e, x)),*], &mut out)
+        };
+    }
+    use hpke_ng as n;
+    use rs::{libcrux as crux, rustcrypto as rc};
+    suite!(
+        DhKemX25519HkdfSha256,
+        HkdfSha256,
         "x25519-sha256-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::DhKemX25519HkdfSha256, hpke_ng::HkdfSha256>(ikm, enc, x),
-                rh::setup::<rk::X25519HkdfSha256, rf::HkdfSha256>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0020, 0x0001), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0020, 0x0001), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::DhKemX25519HkdfSha256, n::HkdfSha256>,
+            rh::setup::<rk::X25519HkdfSha256, rf::HkdfSha256>,
+            rc::<0x0020, 0x0001>,
+            crux::<0x0020, 0x0001>,
+        ]
     );
-    setup_rows::<DhKemP256HkdfSha256, HkdfSha256>(
-        &config,
+    suite!(
+        DhKemP256HkdfSha256,
+        HkdfSha256,
         "p256-sha256-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::DhKemP256HkdfSha256, hpke_ng::HkdfSha256>(ikm, enc, x),
-                rh::setup::<rk::DhP256HkdfSha256, rf::HkdfSha256>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0010, 0x0001), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0010, 0x0001), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::DhKemP256HkdfSha256, n::HkdfSha256>,
+            rh::setup::<rk::DhP256HkdfSha256, rf::HkdfSha256>,
+            rc::<0x0010, 0x0001>,
+            crux::<0x0010, 0x0001>,
+        ]
     );
-    setup_rows::<DhKemP384HkdfSha384, HkdfSha384>(
-        &config,
+    suite!(
+        DhKemP384HkdfSha384,
+        HkdfSha384,
         "p384-sha384-exportonly",
         48,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::DhKemP384HkdfSha384, hpke_ng::HkdfSha384>(ikm, enc, x),
-                rh::setup::<rk::DhP384HkdfSha384, rf::HkdfSha384>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0011, 0x0002), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0011, 0x0002), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::DhKemP384HkdfSha384, n::HkdfSha384>,
+            rh::setup::<rk::DhP384HkdfSha384, rf::HkdfSha384>,
+            rc::<0x0011, 0x0002>,
+            crux::<0x0011, 0x0002>,
+        ]
     );
-    setup_rows::<MlKem768, HkdfSha256>(
-        &config,
+    suite!(
+        MlKem768,
+        HkdfSha256,
         "mlkem768-sha256-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::MlKem768, hpke_ng::HkdfSha256>(ikm, enc, x),
-                rh::setup::<rk::MlKem768, rf::HkdfSha256>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0041, 0x0001), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0041, 0x0001), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::MlKem768, n::HkdfSha256>,
+            rh::setup::<rk::MlKem768, rf::HkdfSha256>,
+            rc::<0x0041, 0x0001>,
+            crux::<0x0041, 0x0001>,
+        ]
     );
-    setup_rows::<MlKem1024, HkdfSha384>(
-        &config,
+    suite!(
+        MlKem1024,
+        HkdfSha384,
         "mlkem1024-sha384-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::MlKem1024, hpke_ng::HkdfSha384>(ikm, enc, x),
-                rh::setup::<rk::MlKem1024, rf::HkdfSha384>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x0042, 0x0002), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0042, 0x0002), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::MlKem1024, n::HkdfSha384>,
+            rh::setup::<rk::MlKem1024, rf::HkdfSha384>,
+            rc::<0x0042, 0x0002>,
+            crux::<0x0042, 0x0002>,
+        ]
     );
-    setup_rows::<XWing, HkdfSha256>(
-        &config,
+    suite!(
+        XWing,
+        HkdfSha256,
         "xwing-sha256-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                ng::setup::<hpke_ng::XWingDraft06, hpke_ng::HkdfSha256>(ikm, enc, x),
-                rh::setup::<rk::XWing, rf::HkdfSha256>(ikm, enc, x),
-                rs::setup::<RsRc>(rs::RUSTCRYPTO, (0x647a, 0x0001), ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x647a, 0x0001), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            ng::setup::<n::XWingDraft06, n::HkdfSha256>,
+            rh::setup::<rk::XWing, rf::HkdfSha256>,
+            rc::<0x647a, 0x0001>,
+            crux::<0x647a, 0x0001>,
+        ]
     );
-    setup_rows::<MlKem768P256, HkdfSha256>(
-        &config,
+    suite!(
+        MlKem768P256,
+        HkdfSha256,
         "mlkem768p256-sha256-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                rh::setup::<rk::MlKem768P256, rf::HkdfSha256>(ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0050, 0x0001), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            rh::setup::<rk::MlKem768P256, rf::HkdfSha256>,
+            crux::<0x0050, 0x0001>,
+        ]
     );
-    setup_rows::<MlKem1024P384, HkdfSha384>(
-        &config,
+    suite!(
+        MlKem1024P384,
+        HkdfSha384,
         "mlkem1024p384-sha384-exportonly",
         32,
-        |ikm, enc, x| {
-            vec![
-                rh::setup::<rk::MlKem1024P384, rf::HkdfSha384>(ikm, enc, x),
-                rs::setup::<RsCrux>(rs::LIBCRUX, (0x0051, 0x0002), ikm, enc, x),
-            ]
-        },
-        &mut out,
+        [
+            rh::setup::<rk::MlKem1024P384, rf::HkdfSha384>,
+            crux::<0x0051, 0x0002>,
+        ]
     );
     sha3_rows(&config, &mut out);
     limit::ml_kem_768(&config, &mut out);

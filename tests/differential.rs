@@ -457,6 +457,27 @@ mod hpke_ng {
     hpke_ng_kem!(xwing, XWing, ::hpke_ng::XWingDraft06, NO_AUTH);
 }
 
+/// One KEM's cells for hpke-rs on the provider `$peer` names: HKDF only, every AEAD.
+macro_rules! hpke_rs_kem {
+    ($peer:ident, $name:ident, $ours:ty, $modes:expr) => {
+        mod $name {
+            use super::*;
+            kem_cells!($peer, $ours, $ours, $modes,
+            kdfs: [
+                (hkdf_sha256, HkdfSha256, HkdfSha256),
+                (hkdf_sha384, HkdfSha384, HkdfSha384),
+                (hkdf_sha512, HkdfSha512, HkdfSha512),
+            ],
+            aeads: [
+                (Aes128Gcm, Aes128Gcm),
+                (Aes256Gcm, Aes256Gcm),
+                (ChaCha20Poly1305, ChaCha20Poly1305),
+                (ExportOnly, ExportOnly),
+            ]);
+        }
+    };
+}
+
 /// hpke-rs 0.8 with its RustCrypto provider (`experimental` for the PQ KEMs): X25519, P-256,
 /// P-384, secp256k1, ML-KEM-768/1024 and X-Wing; HKDF only; every AEAD. Its suites are runtime
 /// ids, so the peer type is keyed by our own types' ids.
@@ -464,33 +485,13 @@ mod hpke_rs {
     use super::*;
     use crate::peers::HpkeRs;
 
-    macro_rules! hpke_rs_kem {
-        ($name:ident, $ours:ty, $modes:expr) => {
-            mod $name {
-                use super::*;
-                kem_cells!(HpkeRs, $ours, $ours, $modes,
-                kdfs: [
-                    (hkdf_sha256, HkdfSha256, HkdfSha256),
-                    (hkdf_sha384, HkdfSha384, HkdfSha384),
-                    (hkdf_sha512, HkdfSha512, HkdfSha512),
-                ],
-                aeads: [
-                    (Aes128Gcm, Aes128Gcm),
-                    (Aes256Gcm, Aes256Gcm),
-                    (ChaCha20Poly1305, ChaCha20Poly1305),
-                    (ExportOnly, ExportOnly),
-                ]);
-            }
-        };
-    }
-
-    hpke_rs_kem!(x25519, DhKemX25519HkdfSha256, ALL_MODES);
-    hpke_rs_kem!(p256, DhKemP256HkdfSha256, ALL_MODES);
-    hpke_rs_kem!(p384, DhKemP384HkdfSha384, ALL_MODES);
-    hpke_rs_kem!(secp256k1, DhKemSecp256k1HkdfSha256, ALL_MODES);
-    hpke_rs_kem!(mlkem768, MlKem768, NO_AUTH);
-    hpke_rs_kem!(mlkem1024, MlKem1024, NO_AUTH);
-    hpke_rs_kem!(xwing, XWing, NO_AUTH);
+    hpke_rs_kem!(HpkeRs, x25519, DhKemX25519HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(HpkeRs, p256, DhKemP256HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(HpkeRs, p384, DhKemP384HkdfSha384, ALL_MODES);
+    hpke_rs_kem!(HpkeRs, secp256k1, DhKemSecp256k1HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(HpkeRs, mlkem768, MlKem768, NO_AUTH);
+    hpke_rs_kem!(HpkeRs, mlkem1024, MlKem1024, NO_AUTH);
+    hpke_rs_kem!(HpkeRs, xwing, XWing, NO_AUTH);
 }
 
 /// hpke-rs 0.8 with its libcrux provider (`libcrux`, `draft-ietf-hpke-pq`): libcrux computes
@@ -503,35 +504,15 @@ mod hpke_rs_libcrux {
     use super::*;
     use crate::peers::HpkeRsLibcrux;
 
-    macro_rules! hpke_rs_libcrux_kem {
-        ($name:ident, $ours:ty, $modes:expr) => {
-            mod $name {
-                use super::*;
-                kem_cells!(HpkeRsLibcrux, $ours, $ours, $modes,
-                kdfs: [
-                    (hkdf_sha256, HkdfSha256, HkdfSha256),
-                    (hkdf_sha384, HkdfSha384, HkdfSha384),
-                    (hkdf_sha512, HkdfSha512, HkdfSha512),
-                ],
-                aeads: [
-                    (Aes128Gcm, Aes128Gcm),
-                    (Aes256Gcm, Aes256Gcm),
-                    (ChaCha20Poly1305, ChaCha20Poly1305),
-                    (ExportOnly, ExportOnly),
-                ]);
-            }
-        };
-    }
-
-    hpke_rs_libcrux_kem!(x25519, DhKemX25519HkdfSha256, ALL_MODES);
-    hpke_rs_libcrux_kem!(p256, DhKemP256HkdfSha256, ALL_MODES);
-    hpke_rs_libcrux_kem!(p384, DhKemP384HkdfSha384, ALL_MODES);
-    hpke_rs_libcrux_kem!(mlkem512, MlKem512, NO_AUTH);
-    hpke_rs_libcrux_kem!(mlkem768, MlKem768, NO_AUTH);
-    hpke_rs_libcrux_kem!(mlkem1024, MlKem1024, NO_AUTH);
-    hpke_rs_libcrux_kem!(xwing, XWing, NO_AUTH);
-    hpke_rs_libcrux_kem!(mlkem768_p256, MlKem768P256, NO_AUTH);
-    hpke_rs_libcrux_kem!(mlkem1024_p384, MlKem1024P384, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, x25519, DhKemX25519HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(HpkeRsLibcrux, p256, DhKemP256HkdfSha256, ALL_MODES);
+    hpke_rs_kem!(HpkeRsLibcrux, p384, DhKemP384HkdfSha384, ALL_MODES);
+    hpke_rs_kem!(HpkeRsLibcrux, mlkem512, MlKem512, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, mlkem768, MlKem768, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, mlkem1024, MlKem1024, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, xwing, XWing, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, mlkem768_p256, MlKem768P256, NO_AUTH);
+    hpke_rs_kem!(HpkeRsLibcrux, mlkem1024_p384, MlKem1024P384, NO_AUTH);
 }
 
 /// The vectors `examples/generate-vectors.rs` wrote to `test-vectors/`, checked by rust-hpke:
