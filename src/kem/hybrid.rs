@@ -144,7 +144,7 @@ fn combine(
 
 macro_rules! hybrid_kem {
     ($(#[$doc:meta])* $name:ident, $engine:ident, $group:ty, $id:literal, $label:expr,
-     $nenc_m:ident, $npk:ident, $nenc:ident, $nseed_t:ident) => {
+     $npk:ident, $nenc:ident, $nseed_t:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -251,7 +251,7 @@ macro_rules! hybrid_kem {
             ) -> Result<SharedSecret<Self>, Error> {
                 let sk = &sk_r.sk;
                 // (ct_PQ, ct_T) = enc
-                let (ct_m, ct_t) = enc.enc.split_at(<$nenc_m as Unsigned>::USIZE);
+                let (ct_m, ct_t) = enc.enc.split_at($engine::NCT);
                 let ct_m: &[u8; $engine::NCT] = ct_m.try_into().map_err(|_| Error::Decap)?;
                 let pk_e = <$group as DhEngine<$group>>::point_from_bytes(ct_t).map_err(|_| Error::Decap)?;
                 // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), with the cached expanded key
@@ -321,7 +321,7 @@ macro_rules! hybrid_kem {
 mod kems {
     use hybrid_array::Array;
     #[allow(unused_imports)]
-    use hybrid_array::sizes::{U32, U48, U128, U1088, U1120, U1153, U1216, U1249, U1568, U1665};
+    use hybrid_array::sizes::{U32, U48, U128, U1120, U1153, U1216, U1249, U1665};
     use hybrid_array::typenum::Unsigned;
     use rand_core::CryptoRng;
     use subtle::Choice;
@@ -337,19 +337,19 @@ mod kems {
     hybrid_kem!(
         /// X-Wing (MLKEM768-X25519), `kem_id` 0x647a: Nsecret 32, Nenc 1120, Npk 1216, Nsk 32.
         /// No authenticated modes.
-        XWing, mlkem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1088, U1216, U1120, U32
+        XWing, mlkem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1216, U1120, U32
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM768-P256, `kem_id` 0x0050: Nsecret 32, Nenc 1153, Npk 1249, Nsk 32.
         /// No authenticated modes.
-        MlKem768P256, mlkem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1088, U1249, U1153, U128
+        MlKem768P256, mlkem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1249, U1153, U128
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM1024-P384, `kem_id` 0x0051: Nsecret 32, Nenc 1665, Npk 1665, Nsk 32.
         /// No authenticated modes.
-        MlKem1024P384, mlkem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1568, U1665, U1665, U48
+        MlKem1024P384, mlkem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1665, U1665, U48
     );
 }
 
