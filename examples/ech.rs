@@ -5,11 +5,17 @@
 //! it supports, and seals its ClientHelloInner with `info = "tls ech" || 0x00 || ECHConfig` and
 //! the ClientHelloOuter as associated data. The server finds the config by id, rebuilds the
 //! suite from the ids in the client's extension, and opens it. Nothing here names a KEM type:
-//! the ids on the wire pick `Hpke<K, F, A>` through `typed_hpke::suite::Suite`.
+//! the ids on the wire pick the suite through `typed_hpke::suite::Suite`, and the runtime
+//! contexts carry it.
+//!
+//! ECH keeps the HPKE context past the first flight: after a HelloRetryRequest the client
+//! seals its second ClientHelloInner with the same context (RFC 9849 §6.1.5), and sends no
+//! `enc` the second time; the server opens it with the context it kept (§7.1.1). So the
+//! client holds a `suite::SenderContext` and the server a `suite::ReceiverContext` across the
+//! retry. The server parses each config's private key once (`suite::PrivateKey`).
 
-use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
+use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Error, OsRng};
-use zeroize::Zeroizing;
 
 /// One ECHConfig (version 0xfe0d) and the server's private key for it.
 struct ServerConfig {
@@ -17,7 +23,7 @@ struct ServerConfig {
     kem_id: u16,
     public_key: Vec<u8>,
     cipher_suites: Vec<(u16, u16)>,
-    private_key: Zeroizing<Vec<u8>>,
+    private_key: suite::PrivateKey,
 }
 
 impl ServerConfig {
@@ -29,7 +35,7 @@ impl ServerConfig {
         Ok(Self {
             config_id,
             kem_id,
-            public_key,
+            public_key: public_key.as_bytes().to_vec(),
             cipher_suites,
             private_key,
         })
@@ -67,7 +73,8 @@ struct PublishedConfig {
     encoded: Vec<u8>,
 }
 
-/// What a client sends in its outer "encrypted_client_hello" extension.
+/// What a client sends in its outer "encrypted_client_hello" extension. `enc` is empty in
+/// the second ClientHello after a HelloRetryRequest.
 struct EchExtension {
     kdf_id: u16,
     aead_id: u16,
@@ -82,13 +89,14 @@ fn info(config: &[u8]) -> Vec<u8> {
     info
 }
 
-/// The client: the first (config, suite) it supports, in the server's order.
+/// The client: the first (config, suite) it supports, in the server's order. It keeps the
+/// context for a possible second ClientHello.
 fn client_hello(
     configs: &[PublishedConfig],
     supports_kem: impl Fn(u16) -> bool,
     inner: &[u8],
     outer_aad: &[u8],
-) -> Result<EchExtension, Error> {
+) -> Result<(EchExtension, suite::SenderContext), Error> {
     for config in configs {
         let (config_id, kem_id) = (config.config_id, config.kem_id);
         if !supports_kem(kem_id) {
@@ -98,37 +106,58 @@ fn client_hello(
             let Ok(suite) = Suite::new(kem_id, kdf_id, aead_id) else {
                 continue;
             };
-            let (enc, payload) = suite.seal(
+            // A config whose key does not parse is skipped, as one with an unknown suite is.
+            let Ok(pk) = suite.public_key_from_bytes(&config.public_key) else {
+                continue;
+            };
+            let (enc, mut ctx) = suite.setup_sender(
                 &mut OsRng::default(),
-                &config.public_key,
+                &pk,
                 &info(&config.encoded),
-                outer_aad,
-                inner,
                 SenderMode::Base,
             )?;
+            let payload = ctx.seal(outer_aad, inner)?;
             println!(
                 "client: config {config_id}, suite kem {kem_id:#06x} kdf {kdf_id:#06x} aead {aead_id:#06x}: enc {} bytes, payload {} bytes",
-                enc.len(),
+                enc.as_bytes().len(),
                 payload.len()
             );
-            return Ok(EchExtension {
+            let ext = EchExtension {
                 kdf_id,
                 aead_id,
                 config_id,
-                enc,
+                enc: enc.as_bytes().to_vec(),
                 payload,
-            });
+            };
+            return Ok((ext, ctx));
         }
     }
     Err(Error::UnsupportedSuite)
 }
 
-/// The server: find the config, check the suite is one it offered, open.
+/// The second ClientHello after a HelloRetryRequest: same context, no `enc`.
+fn client_hello_after_retry(
+    first: &EchExtension,
+    ctx: &mut suite::SenderContext,
+    inner: &[u8],
+    outer_aad: &[u8],
+) -> Result<EchExtension, Error> {
+    Ok(EchExtension {
+        kdf_id: first.kdf_id,
+        aead_id: first.aead_id,
+        config_id: first.config_id,
+        enc: Vec::new(),
+        payload: ctx.seal(outer_aad, inner)?,
+    })
+}
+
+/// The server: find the config, check the suite is one it offered, set up the context and
+/// open. The context is returned for the second ClientHello.
 fn server_accept(
     configs: &[ServerConfig],
     ext: &EchExtension,
     outer_aad: &[u8],
-) -> Result<Vec<u8>, Error> {
+) -> Result<(Vec<u8>, suite::ReceiverContext), Error> {
     let config = configs
         .iter()
         .find(|c| c.config_id == ext.config_id)
@@ -137,14 +166,30 @@ fn server_accept(
         return Err(Error::UnsupportedSuite);
     }
     let suite = Suite::new(config.kem_id, ext.kdf_id, ext.aead_id)?;
-    suite.open(
+    let mut ctx = suite.setup_receiver(
         &ext.enc,
         &config.private_key,
         &info(&config.encode()),
-        outer_aad,
-        &ext.payload,
         ReceiverMode::Base,
-    )
+    )?;
+    let inner = ctx.open(outer_aad, &ext.payload)?;
+    Ok((inner, ctx))
+}
+
+/// The server after its HelloRetryRequest: the suite must not change, `enc` must be empty,
+/// and the kept context opens the payload.
+fn server_accept_after_retry(
+    first: &EchExtension,
+    ctx: &mut suite::ReceiverContext,
+    ext: &EchExtension,
+    outer_aad: &[u8],
+) -> Result<Vec<u8>, Error> {
+    let same =
+        (ext.config_id, ext.kdf_id, ext.aead_id) == (first.config_id, first.kdf_id, first.aead_id);
+    if !same || !ext.enc.is_empty() {
+        return Err(Error::UnsupportedSuite);
+    }
+    ctx.open(outer_aad, &ext.payload)
 }
 
 fn main() -> Result<(), Error> {
@@ -179,19 +224,30 @@ fn main() -> Result<(), Error> {
         ("pq client", (|_| true) as fn(u16) -> bool),
         ("classical client", |k| k != 0x647a),
     ] {
-        let ext = client_hello(&published, supports, inner, outer_aad)?;
-        let opened = server_accept(&server, &ext, outer_aad)?;
+        let (ext, mut client_ctx) = client_hello(&published, supports, inner, outer_aad)?;
+        // The outer hello is authenticated: changing it makes the inner one unreadable.
+        assert_eq!(
+            server_accept(&server, &ext, b"tampered outer").unwrap_err(),
+            Error::Open
+        );
+        let (opened, mut server_ctx) = server_accept(&server, &ext, outer_aad)?;
         assert_eq!(opened, inner);
         println!(
             "server ({who}): opened the ClientHelloInner with config {}",
             ext.config_id
         );
 
-        // The outer hello is authenticated: changing it makes the inner one unreadable.
+        // The server answers with a HelloRetryRequest; both sides keep their contexts.
+        let inner2 = b"ClientHelloInner 2: server_name=secret.example, key_share=x25519";
+        let outer_aad2 = b"ClientHelloOuterAAD 2: server_name=public.example";
+        let ext2 = client_hello_after_retry(&ext, &mut client_ctx, inner2, outer_aad2)?;
+        let opened2 = server_accept_after_retry(&ext, &mut server_ctx, &ext2, outer_aad2)?;
+        assert_eq!(opened2, inner2);
         assert_eq!(
-            server_accept(&server, &ext, b"tampered outer").unwrap_err(),
-            Error::Open
+            (client_ctx.sequence_number(), server_ctx.sequence_number()),
+            (2, 2)
         );
+        println!("server ({who}): opened the second ClientHelloInner after HelloRetryRequest");
     }
     println!("ok");
     Ok(())

@@ -20,21 +20,19 @@
 //! enc_response = response_nonce || Seal(key, nonce, "", response)
 //! ```
 //!
-//! The HPKE half runs through a `SealingVisitor`, so the ids from the wire select the typed
-//! `Hpke<K, F, A>` and the setup, seal and export share one context. The response AEAD is the
-//! plain AEAD of the same suite (this example's gateway offers HKDF-SHA256 with AES-128-GCM or
-//! ChaCha20-Poly1305).
+//! The suite comes off the wire, so the HPKE half runs on the runtime API: `Suite::new` from
+//! the header's ids, keys parsed once per key configuration (`suite::PublicKey` on the client,
+//! `suite::PrivateKey` on the gateway: an X-Wing key is expanded once, not per request), and
+//! one runtime context per request for the seal and the export. The gateway publishes two key
+//! configurations, DHKEM(X25519, HKDF-SHA256) and X-Wing; the response AEAD is the plain AEAD of
+//! the request's suite (HKDF-SHA256 with AES-128-GCM or ChaCha20-Poly1305 here).
 
 use aes_gcm::aead::{Aead as _, KeyInit};
 use hkdf::Hkdf;
 use rand_core::Rng;
 use sha2::Sha256;
-use typed_hpke::aead::SealingAead;
-use typed_hpke::hybrid_array::typenum::Unsigned;
-use typed_hpke::kdf::Kdf;
-use typed_hpke::kem::Kem;
-use typed_hpke::suite::{SealingVisitor, Suite};
-use typed_hpke::{EncappedKey, Error, Hpke, OsRng, PrivateKey, PublicKey};
+use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
+use typed_hpke::{Error, OsRng};
 use zeroize::Zeroizing;
 
 const REQUEST_LABEL: &[u8] = b"message/bhttp request";
@@ -60,61 +58,42 @@ fn request_info(hdr: &[u8]) -> Vec<u8> {
     [REQUEST_LABEL, &[0], hdr].concat()
 }
 
-/// `max(Nn, Nk)` bytes exported for the response.
-fn secret_len<A: SealingAead>() -> usize {
-    A::Nk::USIZE.max(A::Nn::USIZE)
+/// Client side: encapsulate a request to the configuration's (parsed) key, keep the exported
+/// response secret.
+fn encapsulate_request(
+    suite: &Suite,
+    pk_r: &suite::PublicKey,
+    hdr: &[u8],
+    request: &[u8],
+) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>), Error> {
+    let info = request_info(hdr);
+    let (enc, mut ctx) =
+        suite.setup_sender(&mut OsRng::default(), pk_r, &info, SenderMode::Base)?;
+    let ct = ctx.seal(b"", request)?;
+    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite.aead_id())]);
+    ctx.export(RESPONSE_LABEL, &mut secret)?;
+    Ok(([hdr, enc.as_bytes(), &ct].concat(), secret))
 }
 
-/// Client side: encapsulate a request, keep the exported response secret.
-struct EncapsulateRequest<'a> {
-    pk_r: &'a [u8],
-    hdr: &'a [u8],
-    request: &'a [u8],
-}
+/// The request, its `enc`, and the response secret.
+type Decapsulated<'b> = (Vec<u8>, &'b [u8], Zeroizing<Vec<u8>>);
 
-type Encapsulated = Result<(Vec<u8>, Zeroizing<Vec<u8>>), Error>;
-
-impl SealingVisitor for EncapsulateRequest<'_> {
-    type Output = Encapsulated;
-    fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Encapsulated {
-        let pk_r = PublicKey::<K>::from_bytes(self.pk_r)?;
-        let (enc, mut ctx) = Hpke::<K, F, A>::setup_sender_base(
-            &mut OsRng::default(),
-            &pk_r,
-            &request_info(self.hdr),
-        )?;
-        let ct = ctx.seal(b"", self.request)?;
-        let mut secret = Zeroizing::new(vec![0u8; secret_len::<A>()]);
-        ctx.export(RESPONSE_LABEL, &mut secret)?;
-        Ok(([self.hdr, enc.as_bytes(), &ct].concat(), secret))
-    }
-}
-
-/// Gateway side: decapsulate a request (after the header), export the response secret.
-struct DecapsulateRequest<'a> {
-    sk_r: &'a [u8],
-    hdr: &'a [u8],
-    body: &'a [u8],
-}
-
-type Decapsulated = Result<(Vec<u8>, Vec<u8>, Zeroizing<Vec<u8>>), Error>;
-
-impl SealingVisitor for DecapsulateRequest<'_> {
-    type Output = Decapsulated;
-    fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Decapsulated {
-        let n_enc = K::NEnc::USIZE;
-        let (enc, ct) = self
-            .body
-            .split_at_checked(n_enc)
-            .ok_or(Error::InvalidEncappedKey)?;
-        let sk_r = PrivateKey::<K>::from_bytes(self.sk_r)?;
-        let enc = EncappedKey::<K>::from_bytes(enc)?;
-        let mut ctx = Hpke::<K, F, A>::setup_receiver_base(&enc, &sk_r, &request_info(self.hdr))?;
-        let request = ctx.open(b"", ct)?;
-        let mut secret = Zeroizing::new(vec![0u8; secret_len::<A>()]);
-        ctx.export(RESPONSE_LABEL, &mut secret)?;
-        Ok((request, enc.as_bytes().to_vec(), secret))
-    }
+/// Gateway side: decapsulate a request (after the header) with the configuration's parsed
+/// private key, export the response secret.
+fn decapsulate_request<'b>(
+    suite: &Suite,
+    sk_r: &suite::PrivateKey,
+    hdr: &[u8],
+    body: &'b [u8],
+) -> Result<Decapsulated<'b>, Error> {
+    let (enc, ct) = body
+        .split_at_checked(suite.lengths().enc)
+        .ok_or(Error::InvalidEncappedKey)?;
+    let mut ctx = suite.setup_receiver(enc, sk_r, &request_info(hdr), ReceiverMode::Base)?;
+    let request = ctx.open(b"", ct)?;
+    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite.aead_id())]);
+    ctx.export(RESPONSE_LABEL, &mut secret)?;
+    Ok((request, enc, secret))
 }
 
 /// The response key and nonce from the exported secret (HKDF-SHA256, the suites offered here).
@@ -168,52 +147,70 @@ fn nk(aead_id: u16) -> usize {
     if aead_id == 0x0001 { 16 } else { 32 }
 }
 
+/// `max(Nn, Nk)` bytes exported for the response (Nn = 12 for both AEADs offered).
+fn secret_len(aead_id: u16) -> usize {
+    nk(aead_id).max(12)
+}
+
 fn main() -> Result<(), Error> {
     let mut rng = OsRng::default();
-    // The gateway: DHKEM(X25519, HKDF-SHA256) with two AEADs, as in RFC 9458's example.
-    let (sk, pk) = Suite::new(0x0020, 0x0001, 0x0001)?.generate_key_pair(&mut rng)?;
-    let config = KeyConfig {
-        key_id: 1,
-        kem_id: 0x0020,
-        public_key: pk,
-        suites: vec![(0x0001, 0x0001), (0x0001, 0x0003)],
-    };
+    // The gateway: one key configuration per KEM, each offering two (KDF, AEAD) pairs. It
+    // parses (and for X-Wing, expands) each private key once, at start-up.
+    let offered = vec![(0x0001, 0x0001), (0x0001, 0x0003)];
+    let mut gateway = Vec::new();
+    let mut configs = Vec::new();
+    for (key_id, kem_id) in [(1u8, 0x0020u16), (2, 0x647a)] {
+        let (sk, pk) = Suite::new(kem_id, 0x0001, 0x0001)?.generate_key_pair(&mut rng)?;
+        gateway.push((key_id, sk));
+        configs.push(KeyConfig {
+            key_id,
+            kem_id,
+            public_key: pk.as_bytes().to_vec(),
+            suites: offered.clone(),
+        });
+    }
+
+    // The client fetches the configurations and parses each public key once.
+    let client_keys = configs
+        .iter()
+        .map(|c| Suite::new(c.kem_id, 0x0001, 0x0001)?.public_key_from_bytes(&c.public_key))
+        .collect::<Result<Vec<_>, Error>>()?;
 
     let requests = 200;
     let mut bytes_in = 0;
     for i in 0..requests {
-        // Client: pick a suite from the key configuration, encapsulate.
-        let (kdf_id, aead_id) = config.suites[i % config.suites.len()];
+        // Client: pick a configuration and a suite from it, encapsulate.
+        let which = i % configs.len();
+        let config = &configs[which];
+        let (kdf_id, aead_id) = config.suites[(i / configs.len()) % config.suites.len()];
         let suite = Suite::new(config.kem_id, kdf_id, aead_id)?;
         let hdr = header(config.key_id, config.kem_id, kdf_id, aead_id);
         let request = format!("GET /resource/{i} HTTP/1.1").into_bytes();
-        let (enc_request, client_secret) = suite.visit_sealing(EncapsulateRequest {
-            pk_r: &config.public_key,
-            hdr: &hdr,
-            request: &request,
-        })??;
+        let (enc_request, client_secret) =
+            encapsulate_request(&suite, &client_keys[which], &hdr, &request)?;
         bytes_in += enc_request.len();
 
-        // Gateway: read the header, rebuild the suite from its ids, decapsulate.
-        let (hdr, body) = enc_request.split_at(7);
-        assert_eq!(hdr[0], config.key_id);
+        // Gateway: read the header, find the key, rebuild the suite from its ids, decapsulate.
+        let (hdr, body) = enc_request
+            .split_at_checked(7)
+            .ok_or(Error::InvalidLength)?;
         let ids = |o: usize| u16::from_be_bytes([hdr[o], hdr[o + 1]]);
-        if !config.suites.contains(&(ids(3), ids(5))) {
+        let (_, sk) = gateway
+            .iter()
+            .find(|(key_id, _)| *key_id == hdr[0])
+            .ok_or(Error::UnsupportedSuite)?;
+        if !offered.contains(&(ids(3), ids(5))) || sk.kem_id() != ids(1) {
             return Err(Error::UnsupportedSuite);
         }
         let gateway_suite = Suite::new(ids(1), ids(3), ids(5))?;
-        let (got, enc, secret) = gateway_suite.visit_sealing(DecapsulateRequest {
-            sk_r: &sk,
-            hdr,
-            body,
-        })??;
+        let (got, enc, secret) = decapsulate_request(&gateway_suite, sk, hdr, body)?;
         assert_eq!(got, request);
 
         // Gateway: encrypt the response under the exported secret.
         let response = format!("HTTP/1.1 200 OK\r\n\r\nbody of resource {i}").into_bytes();
         let mut response_nonce = vec![0u8; nk(aead_id).max(12)];
         rng.fill_bytes(&mut response_nonce);
-        let (key, nonce) = response_keys(&secret, &enc, &response_nonce, nk(aead_id));
+        let (key, nonce) = response_keys(&secret, enc, &response_nonce, nk(aead_id));
         let enc_response = [
             response_nonce.clone(),
             response_aead(aead_id, &key, &nonce, &response, true)?,
@@ -232,9 +229,9 @@ fn main() -> Result<(), Error> {
         assert_eq!(response_aead(aead_id, &key, &nonce, ct, false)?, response);
     }
     println!(
-        "{requests} requests encapsulated, decapsulated and answered; both AEADs of the key \
-         configuration used; {} bytes of encapsulated requests",
-        bytes_in
+        "{requests} requests encapsulated, decapsulated and answered over two key \
+         configurations (X25519, X-Wing) and both AEADs of each; {bytes_in} bytes of \
+         encapsulated requests"
     );
     println!("ok");
     Ok(())

@@ -72,6 +72,12 @@ macro_rules! rustcrypto_aead {
             fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> $cipher {
                 <$cipher as aead::KeyInit>::new(key)
             }
+
+            fn into_runtime(
+                state: crate::context::AeadState<$name>,
+            ) -> crate::suite::AnyAead {
+                crate::suite::AnyAead::$name(state)
+            }
         }
 
         impl crate::aead::SealingAead for $name {

@@ -21,24 +21,33 @@ use crate::sealed::{AeadEngine as _, KdfEngine as _, SealingAeadEngine as _};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-/// What sender and receiver contexts share.
-struct Context<K: Kem, F: Kdf, A: Aead> {
+/// A context's AEAD half (RFC 9180 §5.2): the keyed cipher, `base_nonce` and the sequence
+/// number. The typed contexts and the runtime ones in [`crate::suite`] both run on it, so the
+/// nonce and sequence rules live in this one place.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
+pub struct AeadState<A: Aead> {
     cipher: A::Cipher,
     base_nonce: Array<u8, A::Nn>,
     seq: u64,
-    exporter: F::Exporter,
-    kem: PhantomData<fn() -> K>,
 }
 
-impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
-    fn new(schedule: Schedule<F, A>) -> Self {
+impl<A: Aead> AeadState<A> {
+    fn new(key: &Array<u8, A::Nk>, base_nonce: Array<u8, A::Nn>) -> Self {
         Self {
-            cipher: A::Engine::new_cipher(&schedule.key),
-            base_nonce: schedule.base_nonce.clone(),
+            cipher: A::Engine::new_cipher(key),
+            base_nonce,
             seq: 0,
-            exporter: schedule.exporter,
-            kem: PhantomData,
         }
+    }
+
+    pub(crate) fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    #[cfg(feature = "hazmat")]
+    pub(crate) fn set_seq(&mut self, seq: u64) {
+        self.seq = seq;
     }
 
     /// Runs one AEAD operation with the current nonce, then advances the sequence number; a
@@ -68,25 +77,115 @@ impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
         }
         nonce
     }
+}
+
+impl<A: SealingAead> AeadState<A> {
+    /// `Context.Seal(aad, pt)` in place.
+    pub(crate) fn seal_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<A>, Error> {
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer)
+        })
+    }
+
+    /// `Context.Seal(aad, pt)`, writing `ct || tag` to the front of `out`.
+    pub(crate) fn seal_into(
+        &mut self,
+        aad: &[u8],
+        pt: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let total = pt
+            .len()
+            .checked_add(tag_len::<A>())
+            .ok_or(Error::InvalidLength)?;
+        let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
+        let (ct, tag_out) = out.split_at_mut(pt.len());
+        let tag = self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct)
+        })?;
+        tag_out.copy_from_slice(&tag);
+        Ok(total)
+    }
+
+    /// `Context.Open(aad, ct)` in place, with the tag apart.
+    pub(crate) fn open_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error> {
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::open_in_place(cipher, nonce, aad, buffer, tag)
+        })
+    }
+
+    /// `Context.Open(aad, ct)` of `ciphertext || tag`, the plaintext to the front of `out`.
+    pub(crate) fn open_into(
+        &mut self,
+        aad: &[u8],
+        ct: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
+        let (ciphertext, tag) = ct.split_at(pt_len);
+        let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
+        let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
+        })?;
+        Ok(pt_len)
+    }
+}
+
+impl<A: Aead> Drop for AeadState<A> {
+    fn drop(&mut self) {
+        // The cipher wipes itself; the nonce is not secret but costs nothing.
+        self.base_nonce.zeroize();
+    }
+}
+
+/// `Context.Export(exporter_context, L)` (§5.3) under `suite_id`, `L = out.len()`.
+pub(crate) fn export<F: Kdf>(
+    suite_id: &[u8],
+    exporter: &F::Exporter,
+    exporter_context: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    if out.len() > F::MAX_EXPORT_LEN {
+        return Err(Error::ExportTooLong);
+    }
+    F::Engine::export(suite_id, exporter, exporter_context, out)
+}
+
+/// What sender and receiver contexts share. No `Drop` of its own (the AEAD state and the
+/// exporter wipe themselves), so [`crate::suite`] can take it apart.
+pub(crate) struct Context<K: Kem, F: Kdf, A: Aead> {
+    pub(crate) aead: AeadState<A>,
+    pub(crate) exporter: F::Exporter,
+    kem: PhantomData<fn() -> K>,
+}
+
+impl<K: Kem, F: Kdf, A: Aead> Context<K, F, A> {
+    fn new(schedule: Schedule<F, A>) -> Self {
+        Self {
+            aead: AeadState::new(&schedule.key, schedule.base_nonce.clone()),
+            exporter: schedule.exporter,
+            kem: PhantomData,
+        }
+    }
 
     /// `Context.Export(exporter_context, L)` (§5.3).
     fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        if out.len() > F::MAX_EXPORT_LEN {
-            return Err(Error::ExportTooLong);
-        }
-        F::Engine::export(
+        export::<F>(
             &hpke_suite_id::<K, F, A>(),
             &self.exporter,
             exporter_context,
             out,
         )
-    }
-}
-
-impl<K: Kem, F: Kdf, A: Aead> Drop for Context<K, F, A> {
-    fn drop(&mut self) {
-        // The cipher and exporter wipe themselves; the nonce is not secret but costs nothing.
-        self.base_nonce.zeroize();
     }
 }
 
@@ -110,6 +209,11 @@ macro_rules! common_methods {
                 }
             }
 
+            /// The shared state, for [`crate::suite`]'s runtime contexts.
+            pub(crate) fn into_inner(self) -> Context<K, F, A> {
+                self.ctx
+            }
+
             /// `Context.Export(exporter_context, L)` (RFC 9180 §5.3), writing `L = out.len()`
             /// bytes into `out`.
             ///
@@ -122,7 +226,7 @@ macro_rules! common_methods {
 
             /// The sequence number of the next message.
             pub fn sequence_number(&self) -> u64 {
-                self.ctx.seq
+                self.ctx.aead.seq()
             }
 
             /// Sets the sequence number of the next message. Reusing a sequence number
@@ -130,7 +234,7 @@ macro_rules! common_methods {
             #[cfg(feature = "hazmat")]
             #[doc(hidden)]
             pub fn set_sequence_number_for_testing_only(&mut self, seq: u64) {
-                self.ctx.seq = seq;
+                self.ctx.aead.set_seq(seq);
             }
         }
 
@@ -138,7 +242,7 @@ macro_rules! common_methods {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($ty))
                     .field("suite_id", &crate::kem::Hex(&hpke_suite_id::<K, F, A>()))
-                    .field("seq", &self.ctx.seq)
+                    .field("seq", &self.ctx.aead.seq())
                     .finish_non_exhaustive()
             }
         }
@@ -164,9 +268,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag<A>, Error> {
-        self.ctx.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer)
-        })
+        self.ctx.aead.seal_in_place_detached(aad, buffer)
     }
 
     /// `Context.Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + Nt` bytes)
@@ -176,17 +278,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
     /// [`Error::InvalidLength`] if `out` is shorter than `pt.len() + Nt`; otherwise as
     /// [`SenderContext::seal_in_place_detached`].
     pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let total = pt
-            .len()
-            .checked_add(tag_len::<A>())
-            .ok_or(Error::InvalidLength)?;
-        let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
-        let (ct, tag_out) = out.split_at_mut(pt.len());
-        let tag = self.ctx.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct)
-        })?;
-        tag_out.copy_from_slice(&tag);
-        Ok(total)
+        self.ctx.aead.seal_into(aad, pt, out)
     }
 
     /// `Context.Seal(aad, pt)` (§5.2): returns `ct || tag`.
@@ -214,9 +306,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
         buffer: &mut [u8],
         tag: &Tag<A>,
     ) -> Result<(), Error> {
-        self.ctx.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::open_in_place(cipher, nonce, aad, buffer, tag)
-        })
+        self.ctx.aead.open_in_place_detached(aad, buffer, tag)
     }
 
     /// `Context.Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
@@ -227,14 +317,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
     /// [`Error::Open`] if `ct` is shorter than a tag or fails to authenticate;
     /// [`Error::InvalidLength`] if `out` is too short; [`Error::MessageLimitReached`].
     pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
-        let (ciphertext, tag) = ct.split_at(pt_len);
-        let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
-        let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
-        self.ctx.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
-        })?;
-        Ok(pt_len)
+        self.ctx.aead.open_into(aad, ct, out)
     }
 
     /// `Context.Open(aad, ct)` (§5.2): `ct` is `ciphertext || tag`; returns the plaintext.

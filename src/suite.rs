@@ -28,22 +28,26 @@
 //! # Ok::<(), typed_hpke::Error>(())
 //! ```
 
+mod context;
+mod keys;
+
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-#[cfg(feature = "alloc")]
 use rand_core::CryptoRng;
 #[cfg(feature = "alloc")]
 use zeroize::Zeroizing;
 
-use crate::Error;
 use crate::aead::{Aead, ExportOnly, SealingAead};
 use crate::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use crate::kem::{AuthKem, Kem};
-#[cfg(feature = "alloc")]
-use crate::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey};
+use crate::{Error, Hpke, Psk};
+
+pub(crate) use self::context::{AnyAead, AnyExporter};
+pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
+pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
 
 /// A ciphersuite chosen at run time: three ids this build supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,10 +129,89 @@ macro_rules! dispatcher {
     };
 }
 
+/// The runtime key enums: one variant per KEM of the table, holding the typed key.
+macro_rules! any_keys {
+    ($($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
+      pub(crate) use self::any::{AnyPk, AnySk};
+
+      /// Private, so the enums cannot be named outside the crate.
+      mod any {
+        #[allow(unused_imports)] // a build without any KEM feature
+        use super::*;
+
+        /// A typed private key of whichever KEM.
+        // Inline, not boxed, so that no_std builds without an allocator have runtime keys:
+        // the size is the largest typed key's, as `suite::PrivateKey` documents.
+        #[doc(hidden)]
+        #[derive(Clone, Debug)] // the typed keys' `Debug` is redacted
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnySk {
+            $($(#[$cfg])* $v(crate::PrivateKey<$k>),)*
+        }
+
+        /// A typed public key of whichever KEM.
+        #[doc(hidden)]
+        #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum AnyPk {
+            $($(#[$cfg])* $v(crate::PublicKey<$k>),)*
+        }
+
+        // With no KEM feature the enums are empty and every match below has no arm; with one,
+        // the catch-all of `ct_eq` is unreachable.
+        #[allow(unreachable_code, unreachable_patterns, unused_variables, clippy::needless_return)]
+        impl AnySk {
+            pub(crate) fn kem_id(&self) -> u16 {
+                match *self {
+                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
+                }
+            }
+
+            pub(crate) fn public_key(&self) -> AnyPk {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => AnyPk::$v(k.public_key()),)*
+                }
+            }
+
+            #[cfg(feature = "alloc")]
+            pub(crate) fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => Zeroizing::new(k.to_bytes().to_vec()),)*
+                }
+            }
+
+            pub(crate) fn ct_eq(&self, other: &Self) -> subtle::Choice {
+                match (self, other) {
+                    $($(#[$cfg])* (Self::$v(a), Self::$v(b)) => subtle::ConstantTimeEq::ct_eq(a, b),)*
+                    // Keys of two KEMs: the KEM is public, so this branch leaks nothing.
+                    _ => subtle::Choice::from(0),
+                }
+            }
+        }
+
+        #[allow(unreachable_code, unused_variables, clippy::needless_return)]
+        impl AnyPk {
+            pub(crate) fn kem_id(&self) -> u16 {
+                match *self {
+                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
+                }
+            }
+
+            pub(crate) fn as_bytes(&self) -> &[u8] {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => k.as_bytes(),)*
+                }
+            }
+        }
+      }
+
+    };
+}
+
 macro_rules! all_dispatchers {
     (
-        dh: [$($(#[$dcfg:meta])* $did:literal => $dk:ty),* $(,)?],
-        other: [$($(#[$ocfg:meta])* $oid:literal => $ok:ty),* $(,)?],
+        dh: [$($(#[$dcfg:meta])* $did:literal => $dv:ident: $dk:ty),* $(,)?],
+        other: [$($(#[$ocfg:meta])* $oid:literal => $ov:ident: $ok:ty),* $(,)?],
         sealing: [$($(#[$scfg:meta])* $sid:literal => $sa:ty),* $(,)?]
     ) => {
         dispatcher!(dispatch_all, Visitor, Kem, Aead,
@@ -143,6 +226,8 @@ macro_rules! all_dispatchers {
         dispatcher!(dispatch_auth_sealing, AuthSealingVisitor, AuthKem, SealingAead,
             kems: [$($(#[$dcfg])* $did => $dk,)*],
             aeads: [$($(#[$scfg])* $sid => $sa,)*]);
+
+        any_keys!($($(#[$dcfg])* $dv: $dk,)* $($(#[$ocfg])* $ov: $ok,)*);
 
         /// Whether this build has the KEM.
         fn kem_supported(id: u16) -> bool {
@@ -166,20 +251,20 @@ macro_rules! all_dispatchers {
 
 all_dispatchers! {
     dh: [
-        #[cfg(feature = "nist")] 0x0010 => crate::kem::DhKemP256HkdfSha256,
-        #[cfg(feature = "nist")] 0x0011 => crate::kem::DhKemP384HkdfSha384,
-        #[cfg(feature = "nist")] 0x0012 => crate::kem::DhKemP521HkdfSha512,
-        #[cfg(feature = "secp256k1")] 0x0016 => crate::kem::DhKemSecp256k1HkdfSha256,
-        #[cfg(feature = "x25519")] 0x0020 => crate::kem::DhKemX25519HkdfSha256,
-        #[cfg(feature = "x448")] 0x0021 => crate::kem::DhKemX448HkdfSha512,
+        #[cfg(feature = "nist")] 0x0010 => P256: crate::kem::DhKemP256HkdfSha256,
+        #[cfg(feature = "nist")] 0x0011 => P384: crate::kem::DhKemP384HkdfSha384,
+        #[cfg(feature = "nist")] 0x0012 => P521: crate::kem::DhKemP521HkdfSha512,
+        #[cfg(feature = "secp256k1")] 0x0016 => Secp256k1: crate::kem::DhKemSecp256k1HkdfSha256,
+        #[cfg(feature = "x25519")] 0x0020 => X25519: crate::kem::DhKemX25519HkdfSha256,
+        #[cfg(feature = "x448")] 0x0021 => X448: crate::kem::DhKemX448HkdfSha512,
     ],
     other: [
-        #[cfg(feature = "pq")] 0x0040 => crate::kem::MlKem512,
-        #[cfg(feature = "pq")] 0x0041 => crate::kem::MlKem768,
-        #[cfg(feature = "pq")] 0x0042 => crate::kem::MlKem1024,
-        #[cfg(all(feature = "pq", feature = "nist"))] 0x0050 => crate::kem::MlKem768P256,
-        #[cfg(all(feature = "pq", feature = "nist"))] 0x0051 => crate::kem::MlKem1024P384,
-        #[cfg(all(feature = "pq", feature = "x25519"))] 0x647a => crate::kem::XWing,
+        #[cfg(feature = "pq")] 0x0040 => MlKem512: crate::kem::MlKem512,
+        #[cfg(feature = "pq")] 0x0041 => MlKem768: crate::kem::MlKem768,
+        #[cfg(feature = "pq")] 0x0042 => MlKem1024: crate::kem::MlKem1024,
+        #[cfg(all(feature = "pq", feature = "nist"))] 0x0050 => MlKem768P256: crate::kem::MlKem768P256,
+        #[cfg(all(feature = "pq", feature = "nist"))] 0x0051 => MlKem1024P384: crate::kem::MlKem1024P384,
+        #[cfg(all(feature = "pq", feature = "x25519"))] 0x647a => XWing: crate::kem::XWing,
     ],
     sealing: [
         #[cfg(feature = "aes-gcm")] 0x0001 => crate::aead::Aes128Gcm,
@@ -324,407 +409,380 @@ impl Suite {
     }
 }
 
-/// The sender's side of a mode, with byte-slice keys. `Debug` redacts the PSK and the
-/// sender's private key.
-#[cfg(feature = "alloc")]
-#[derive(Clone, Copy)]
+/// The sender's side of a mode. The auth modes take the sender's parsed private key
+/// ([`Suite::private_key_from_bytes`]); its `Debug` is redacted, as is the PSK's.
+#[derive(Clone, Copy, Debug)]
 pub enum SenderMode<'a> {
     /// `mode_base`.
     Base,
     /// `mode_psk`.
     Psk(&'a Psk<'a>),
-    /// `mode_auth`, with the sender's serialized private key.
-    Auth(&'a [u8]),
-    /// `mode_auth_psk`, with the PSK and the sender's serialized private key.
-    AuthPsk(&'a Psk<'a>, &'a [u8]),
+    /// `mode_auth`, with the sender's private key.
+    Auth(&'a PrivateKey),
+    /// `mode_auth_psk`, with the PSK and the sender's private key.
+    AuthPsk(&'a Psk<'a>, &'a PrivateKey),
 }
 
-#[cfg(feature = "alloc")]
-impl core::fmt::Debug for SenderMode<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        const REDACTED: &str = "<redacted private key>";
-        match self {
-            Self::Base => f.write_str("Base"),
-            Self::Psk(psk) => f.debug_tuple("Psk").field(psk).finish(),
-            Self::Auth(_) => f.debug_tuple("Auth").field(&REDACTED).finish(),
-            Self::AuthPsk(psk, _) => f
-                .debug_tuple("AuthPsk")
-                .field(psk)
-                .field(&REDACTED)
-                .finish(),
-        }
-    }
-}
-
-/// The recipient's side of a mode, with byte-slice keys. `Debug` redacts the PSK (the sender's
-/// public key is not secret).
-#[cfg(feature = "alloc")]
+/// The recipient's side of a mode. The auth modes take the sender's parsed public key
+/// ([`Suite::public_key_from_bytes`]).
 #[derive(Clone, Copy, Debug)]
 pub enum ReceiverMode<'a> {
     /// `mode_base`.
     Base,
     /// `mode_psk`.
     Psk(&'a Psk<'a>),
-    /// `mode_auth`, with the sender's serialized public key.
-    Auth(&'a [u8]),
-    /// `mode_auth_psk`, with the PSK and the sender's serialized public key.
-    AuthPsk(&'a Psk<'a>, &'a [u8]),
+    /// `mode_auth`, with the sender's public key.
+    Auth(&'a PublicKey),
+    /// `mode_auth_psk`, with the PSK and the sender's public key.
+    AuthPsk(&'a Psk<'a>, &'a PublicKey),
 }
 
-#[cfg(feature = "alloc")]
-mod bytes {
-    use super::*;
+impl<'a> SenderMode<'a> {
+    fn parts(self) -> (Option<&'a Psk<'a>>, Option<&'a PrivateKey>) {
+        match self {
+            Self::Base => (None, None),
+            Self::Psk(psk) => (Some(psk), None),
+            Self::Auth(sk_s) => (None, Some(sk_s)),
+            Self::AuthPsk(psk, sk_s) => (Some(psk), Some(sk_s)),
+        }
+    }
+}
 
-    pub(super) struct DeriveV<'a>(pub &'a [u8]);
-    impl Visitor for DeriveV<'_> {
-        type Output = Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error>;
+impl<'a> ReceiverMode<'a> {
+    fn parts(self) -> (Option<&'a Psk<'a>>, Option<&'a PublicKey>) {
+        match self {
+            Self::Base => (None, None),
+            Self::Psk(psk) => (Some(psk), None),
+            Self::Auth(pk_s) => (None, Some(pk_s)),
+            Self::AuthPsk(psk, pk_s) => (Some(psk), Some(pk_s)),
+        }
+    }
+}
+
+/// The visitors behind the runtime API. Each resolves its keys for `K` (a parsed key is
+/// borrowed, bytes are parsed), runs the typed API, and hands back runtime values.
+// A build without any KEM feature makes the key types uninhabited.
+#[allow(unreachable_code, unused_variables)]
+mod visitors {
+    use super::*;
+    use crate::suite::keys::{KeyArg, resolve_pk, resolve_sk};
+
+    pub(super) struct ParseSk<'a>(pub &'a [u8]);
+    impl Visitor for ParseSk<'_> {
+        type Output = Result<PrivateKey, Error>;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
+            Ok(crate::PrivateKey::<K>::from_bytes(self.0)?.into())
+        }
+    }
+
+    pub(super) struct ParsePk<'a>(pub &'a [u8]);
+    impl Visitor for ParsePk<'_> {
+        type Output = Result<PublicKey, Error>;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
+            Ok(crate::PublicKey::<K>::from_bytes(self.0)?.into())
+        }
+    }
+
+    pub(super) struct Derive<'a>(pub &'a [u8]);
+    impl Visitor for Derive<'_> {
+        type Output = Result<(PrivateKey, PublicKey), Error>;
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
             let (sk, pk) = K::derive_key_pair(self.0)?;
-            Ok((
-                Zeroizing::new(sk.to_bytes().to_vec()),
-                pk.as_bytes().to_vec(),
-            ))
+            Ok((sk.into(), pk.into()))
         }
     }
 
-    pub(super) struct GenerateV<'a, R: ?Sized>(pub &'a mut R);
-    impl<R: CryptoRng + ?Sized> Visitor for GenerateV<'_, R> {
-        type Output = (Zeroizing<Vec<u8>>, Vec<u8>);
+    pub(super) struct Generate<'a, R: ?Sized>(pub &'a mut R);
+    impl<R: CryptoRng + ?Sized> Visitor for Generate<'_, R> {
+        type Output = Result<(PrivateKey, PublicKey), Error>;
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
             let (sk, pk) = K::generate(self.0);
-            (
-                Zeroizing::new(sk.to_bytes().to_vec()),
-                pk.as_bytes().to_vec(),
-            )
+            Ok((sk.into(), pk.into()))
         }
     }
 
-    /// Inputs shared by the sealing visitors.
-    pub(super) struct Send<'a, R: ?Sized> {
+    /// `SetupS` in any mode: `psk` for the PSK modes, `sk_s` for the auth modes.
+    pub(super) struct SetupSender<'a, R: ?Sized> {
         pub rng: &'a mut R,
-        pub pk_r: &'a [u8],
+        pub pk_r: KeyArg<'a, PublicKey>,
         pub info: &'a [u8],
-        pub aad: &'a [u8],
-        pub data: &'a [u8],
         pub psk: Option<&'a Psk<'a>>,
-        pub sk_s: &'a [u8],
+        pub sk_s: Option<&'a PrivateKey>,
     }
 
-    /// Inputs shared by the opening visitors.
-    pub(super) struct Receive<'a> {
+    type Sender = Result<(EncappedKey, SenderContext), Error>;
+
+    fn sender<K: Kem, F: Kdf, A: Aead>(
+        (enc, ctx): (crate::EncappedKey<K>, crate::SenderContext<K, F, A>),
+    ) -> Sender {
+        Ok((EncappedKey::from_typed(&enc)?, SenderContext::from(ctx)))
+    }
+
+    impl<R: CryptoRng + ?Sized> Visitor for SetupSender<'_, R> {
+        type Output = Sender;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Sender {
+            let pk_r = resolve_pk::<K>(self.pk_r)?;
+            sender(match self.psk {
+                None => Hpke::<K, F, A>::setup_sender_base(self.rng, &pk_r, self.info)?,
+                Some(psk) => Hpke::<K, F, A>::setup_sender_psk(self.rng, &pk_r, self.info, psk)?,
+            })
+        }
+    }
+
+    impl<R: CryptoRng + ?Sized> AuthVisitor for SetupSender<'_, R> {
+        type Output = Sender;
+        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Sender {
+            let pk_r = resolve_pk::<K>(self.pk_r)?;
+            let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
+            let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
+            let (rng, info) = (self.rng, self.info);
+            sender(match self.psk {
+                None => Hpke::<K, F, A>::setup_sender_auth(rng, &pk_r, info, &sk_s)?,
+                Some(psk) => Hpke::<K, F, A>::setup_sender_auth_psk(rng, &pk_r, info, psk, &sk_s)?,
+            })
+        }
+    }
+
+    /// `SetupR` in any mode: `psk` for the PSK modes, `pk_s` for the auth modes.
+    pub(super) struct SetupReceiver<'a> {
         pub enc: &'a [u8],
-        pub sk_r: &'a [u8],
+        pub sk_r: KeyArg<'a, PrivateKey>,
         pub info: &'a [u8],
-        pub aad: &'a [u8],
-        pub data: &'a [u8],
         pub psk: Option<&'a Psk<'a>>,
-        pub pk_s: &'a [u8],
+        pub pk_s: Option<&'a PublicKey>,
     }
 
-    type Sealed = Result<(Vec<u8>, Vec<u8>), Error>;
+    type Receiver = Result<ReceiverContext, Error>;
 
-    impl<R: CryptoRng + ?Sized> SealingVisitor for Send<'_, R> {
-        type Output = Sealed;
-        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Sealed {
-            let pk_r = PublicKey::<K>::from_bytes(self.pk_r)?;
-            let (enc, ct) = match self.psk {
-                None => {
-                    Hpke::<K, F, A>::seal_base(self.rng, &pk_r, self.info, self.aad, self.data)?
-                }
+    impl Visitor for SetupReceiver<'_> {
+        type Output = Receiver;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Receiver {
+            let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
+            let sk_r = resolve_sk::<K>(self.sk_r)?;
+            let ctx = match self.psk {
+                None => Hpke::<K, F, A>::setup_receiver_base(&enc, &sk_r, self.info)?,
+                Some(psk) => Hpke::<K, F, A>::setup_receiver_psk(&enc, &sk_r, self.info, psk)?,
+            };
+            Ok(ctx.into())
+        }
+    }
+
+    impl AuthVisitor for SetupReceiver<'_> {
+        type Output = Receiver;
+        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Receiver {
+            let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
+            let sk_r = resolve_sk::<K>(self.sk_r)?;
+            let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
+            let pk_s = resolve_pk::<K>(KeyArg::Parsed(pk_s))?;
+            let info = self.info;
+            let ctx = match self.psk {
+                None => Hpke::<K, F, A>::setup_receiver_auth(&enc, &sk_r, info, &pk_s)?,
                 Some(psk) => {
-                    Hpke::<K, F, A>::seal_psk(self.rng, &pk_r, self.info, self.aad, self.data, psk)?
+                    Hpke::<K, F, A>::setup_receiver_auth_psk(&enc, &sk_r, info, psk, &pk_s)?
                 }
             };
-            Ok((enc.as_bytes().to_vec(), ct))
-        }
-    }
-
-    impl<R: CryptoRng + ?Sized> AuthSealingVisitor for Send<'_, R> {
-        type Output = Sealed;
-        fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) -> Sealed {
-            let pk_r = PublicKey::<K>::from_bytes(self.pk_r)?;
-            let sk_s = PrivateKey::<K>::from_bytes(self.sk_s)?;
-            let (r, info, aad, pt) = (self.rng, self.info, self.aad, self.data);
-            let (enc, ct) = match self.psk {
-                None => Hpke::<K, F, A>::seal_auth(r, &pk_r, info, aad, pt, &sk_s)?,
-                Some(psk) => Hpke::<K, F, A>::seal_auth_psk(r, &pk_r, info, aad, pt, psk, &sk_s)?,
-            };
-            Ok((enc.as_bytes().to_vec(), ct))
-        }
-    }
-
-    impl SealingVisitor for Receive<'_> {
-        type Output = Result<Vec<u8>, Error>;
-        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Self::Output {
-            let enc = EncappedKey::<K>::from_bytes(self.enc)?;
-            let sk_r = PrivateKey::<K>::from_bytes(self.sk_r)?;
-            match self.psk {
-                None => Hpke::<K, F, A>::open_base(&enc, &sk_r, self.info, self.aad, self.data),
-                Some(psk) => {
-                    Hpke::<K, F, A>::open_psk(&enc, &sk_r, self.info, self.aad, self.data, psk)
-                }
-            }
-        }
-    }
-
-    impl AuthSealingVisitor for Receive<'_> {
-        type Output = Result<Vec<u8>, Error>;
-        fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) -> Self::Output {
-            let enc = EncappedKey::<K>::from_bytes(self.enc)?;
-            let sk_r = PrivateKey::<K>::from_bytes(self.sk_r)?;
-            let pk_s = PublicKey::<K>::from_bytes(self.pk_s)?;
-            let (info, aad, ct) = (self.info, self.aad, self.data);
-            match self.psk {
-                None => Hpke::<K, F, A>::open_auth(&enc, &sk_r, info, aad, ct, &pk_s),
-                Some(psk) => Hpke::<K, F, A>::open_auth_psk(&enc, &sk_r, info, aad, ct, psk, &pk_s),
-            }
-        }
-    }
-
-    /// SendExport: `data` is the exporter context, the output goes to `out`.
-    pub(super) struct SendExport<'a, R: ?Sized> {
-        pub send: Send<'a, R>,
-        pub out: &'a mut [u8],
-    }
-
-    impl<R: CryptoRng + ?Sized> Visitor for SendExport<'_, R> {
-        type Output = Result<Vec<u8>, Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let s = self.send;
-            let pk_r = PublicKey::<K>::from_bytes(s.pk_r)?;
-            let enc = match s.psk {
-                None => Hpke::<K, F, A>::send_export_base(s.rng, &pk_r, s.info, s.data, self.out)?,
-                Some(psk) => {
-                    Hpke::<K, F, A>::send_export_psk(s.rng, &pk_r, s.info, s.data, self.out, psk)?
-                }
-            };
-            Ok(enc.as_bytes().to_vec())
-        }
-    }
-
-    impl<R: CryptoRng + ?Sized> AuthVisitor for SendExport<'_, R> {
-        type Output = Result<Vec<u8>, Error>;
-        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let s = self.send;
-            let pk_r = PublicKey::<K>::from_bytes(s.pk_r)?;
-            let sk_s = PrivateKey::<K>::from_bytes(s.sk_s)?;
-            let (r, info, ctx, out) = (s.rng, s.info, s.data, self.out);
-            let enc = match s.psk {
-                None => Hpke::<K, F, A>::send_export_auth(r, &pk_r, info, ctx, out, &sk_s)?,
-                Some(psk) => {
-                    Hpke::<K, F, A>::send_export_auth_psk(r, &pk_r, info, ctx, out, psk, &sk_s)?
-                }
-            };
-            Ok(enc.as_bytes().to_vec())
-        }
-    }
-
-    /// ReceiveExport: `data` is the exporter context.
-    pub(super) struct ReceiveExport<'a> {
-        pub receive: Receive<'a>,
-        pub out: &'a mut [u8],
-    }
-
-    impl Visitor for ReceiveExport<'_> {
-        type Output = Result<(), Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let r = self.receive;
-            let enc = EncappedKey::<K>::from_bytes(r.enc)?;
-            let sk_r = PrivateKey::<K>::from_bytes(r.sk_r)?;
-            match r.psk {
-                None => Hpke::<K, F, A>::receive_export_base(&enc, &sk_r, r.info, r.data, self.out),
-                Some(psk) => {
-                    Hpke::<K, F, A>::receive_export_psk(&enc, &sk_r, r.info, r.data, self.out, psk)
-                }
-            }
-        }
-    }
-
-    impl AuthVisitor for ReceiveExport<'_> {
-        type Output = Result<(), Error>;
-        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let r = self.receive;
-            let enc = EncappedKey::<K>::from_bytes(r.enc)?;
-            let sk_r = PrivateKey::<K>::from_bytes(r.sk_r)?;
-            let pk_s = PublicKey::<K>::from_bytes(r.pk_s)?;
-            let (info, ctx, out) = (r.info, r.data, self.out);
-            match r.psk {
-                None => Hpke::<K, F, A>::receive_export_auth(&enc, &sk_r, info, ctx, out, &pk_s),
-                Some(psk) => Hpke::<K, F, A>::receive_export_auth_psk(
-                    &enc, &sk_r, info, ctx, out, psk, &pk_s,
-                ),
-            }
+            Ok(ctx.into())
         }
     }
 }
 
-#[cfg(feature = "alloc")]
-fn sender_parts<'a>(mode: SenderMode<'a>) -> (bool, Option<&'a Psk<'a>>, &'a [u8]) {
-    match mode {
-        SenderMode::Base => (false, None, &[]),
-        SenderMode::Psk(psk) => (false, Some(psk), &[]),
-        SenderMode::Auth(sk_s) => (true, None, sk_s),
-        SenderMode::AuthPsk(psk, sk_s) => (true, Some(psk), sk_s),
-    }
-}
-
-#[cfg(feature = "alloc")]
-fn receiver_parts<'a>(mode: ReceiverMode<'a>) -> (bool, Option<&'a Psk<'a>>, &'a [u8]) {
-    match mode {
-        ReceiverMode::Base => (false, None, &[]),
-        ReceiverMode::Psk(psk) => (false, Some(psk), &[]),
-        ReceiverMode::Auth(pk_s) => (true, None, pk_s),
-        ReceiverMode::AuthPsk(psk, pk_s) => (true, Some(psk), pk_s),
-    }
-}
-
-#[cfg(feature = "alloc")]
+/// Keys.
 impl Suite {
-    /// `DeriveKeyPair(ikm)`: the serialized private key (wiped on drop) and public key.
+    /// `DeserializePrivateKey` for this suite's KEM: parse once, use many times.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPrivateKey`] as the typed `PrivateKey::from_bytes` gives it.
+    pub fn private_key_from_bytes(&self, bytes: &[u8]) -> Result<PrivateKey, Error> {
+        self.visit(visitors::ParseSk(bytes))?
+    }
+
+    /// `DeserializePublicKey` for this suite's KEM, with the validation the typed
+    /// `PublicKey::from_bytes` does.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPublicKey`] as the typed API gives it.
+    pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey, Error> {
+        self.visit(visitors::ParsePk(bytes))?
+    }
+
+    /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3).
     ///
     /// # Errors
     /// As the KEM's `derive_key_pair`.
-    pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
-        self.visit(bytes::DeriveV(ikm))?
+    pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(PrivateKey, PublicKey), Error> {
+        self.visit(visitors::Derive(ikm))?
     }
 
-    /// `GenerateKeyPair()`: the serialized private key (wiped on drop) and public key.
+    /// `GenerateKeyPair()`.
     ///
     /// # Errors
     /// Never for a suite made by [`Suite::new`].
     pub fn generate_key_pair<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
-    ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
-        self.visit(bytes::GenerateV(rng))
+    ) -> Result<(PrivateKey, PublicKey), Error> {
+        self.visit(visitors::Generate(rng))?
     }
+}
 
-    /// Single-shot `Seal` (RFC 9180 §6.1) to the serialized public key `pk_r`: `(enc, ct)`.
+/// Contexts.
+impl Suite {
+    /// `SetupS` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode`: the encapsulated key and a
+    /// runtime [`SenderContext`]. Allocates nothing. `pk_r` is a parsed [`PublicKey`] or
+    /// its bytes.
     ///
     /// # Errors
-    /// [`Error::UnsupportedOperation`] for ExportOnly, or an auth mode on a KEM without one;
-    /// key parsing and sealing errors as in the typed API.
-    #[allow(clippy::too_many_arguments)]
-    pub fn seal<R: CryptoRng + ?Sized>(
+    /// [`Error::UnsupportedOperation`] for an auth mode on a KEM without one;
+    /// [`Error::InvalidPublicKey`] / [`Error::InvalidPrivateKey`] for a key that does not
+    /// parse or belongs to another KEM; encapsulation and key schedule errors as in the
+    /// typed API.
+    pub fn setup_sender<R: CryptoRng + ?Sized, P: PublicKeyInput + ?Sized>(
         &self,
         rng: &mut R,
-        pk_r: &[u8],
+        pk_r: &P,
+        info: &[u8],
+        mode: SenderMode<'_>,
+    ) -> Result<(EncappedKey, SenderContext), Error> {
+        let (psk, sk_s) = mode.parts();
+        let v = visitors::SetupSender {
+            rng,
+            pk_r: pk_r.public_key_arg(),
+            info,
+            psk,
+            sk_s,
+        };
+        if sk_s.is_some() {
+            self.visit_auth(v)?
+        } else {
+            self.visit(v)?
+        }
+    }
+
+    /// `SetupR` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode`: a runtime [`ReceiverContext`].
+    /// Allocates nothing. `sk_r` is a parsed [`PrivateKey`] (parsed once: the choice for a
+    /// key that opens many messages) or its bytes.
+    ///
+    /// # Errors
+    /// As [`Suite::setup_sender`]; [`Error::InvalidEncappedKey`] and [`Error::Decap`] as the
+    /// typed API gives them.
+    pub fn setup_receiver<S: PrivateKeyInput + ?Sized>(
+        &self,
+        enc: &[u8],
+        sk_r: &S,
+        info: &[u8],
+        mode: ReceiverMode<'_>,
+    ) -> Result<ReceiverContext, Error> {
+        let (psk, pk_s) = mode.parts();
+        let v = visitors::SetupReceiver {
+            enc,
+            sk_r: sk_r.private_key_arg(),
+            info,
+            psk,
+            pk_s,
+        };
+        if pk_s.is_some() {
+            self.visit_auth(v)?
+        } else {
+            self.visit(v)?
+        }
+    }
+
+    /// `suite_id` of the key schedule (RFC 9180 §5.1).
+    pub(crate) fn hpke_suite_id(&self) -> [u8; 10] {
+        let (k, f, a) = (
+            self.kem.to_be_bytes(),
+            self.kdf.to_be_bytes(),
+            self.aead.to_be_bytes(),
+        );
+        [b'H', b'P', b'K', b'E', k[0], k[1], f[0], f[1], a[0], a[1]]
+    }
+
+    #[cfg(feature = "alloc")]
+    fn require_seal(&self) -> Result<(), Error> {
+        if self.supports_seal() {
+            Ok(())
+        } else {
+            Err(Error::UnsupportedOperation)
+        }
+    }
+}
+
+/// Single-shot APIs (RFC 9180 §6): a context set up, used once, dropped.
+#[cfg(feature = "alloc")]
+impl Suite {
+    /// Single-shot `Seal` (RFC 9180 §6.1) to `pk_r` (parsed, or bytes): `(enc, ct)`.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly (before any encapsulation), or an auth
+    /// mode on a KEM without one; otherwise as [`Suite::setup_sender`] and sealing.
+    #[allow(clippy::too_many_arguments)]
+    pub fn seal<R: CryptoRng + ?Sized, P: PublicKeyInput + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &P,
         info: &[u8],
         aad: &[u8],
         pt: &[u8],
         mode: SenderMode<'_>,
     ) -> Result<(Vec<u8>, Vec<u8>), Error> {
-        let (auth, psk, sk_s) = sender_parts(mode);
-        let send = bytes::Send {
-            rng,
-            pk_r,
-            info,
-            aad,
-            data: pt,
-            psk,
-            sk_s,
-        };
-        if auth {
-            self.visit_auth_sealing(send)?
-        } else {
-            self.visit_sealing(send)?
-        }
+        self.require_seal()?;
+        let (enc, mut ctx) = self.setup_sender(rng, pk_r, info, mode)?;
+        Ok((enc.as_bytes().to_vec(), ctx.seal(aad, pt)?))
     }
 
-    /// Single-shot `Open` (RFC 9180 §6.1) with the serialized private key `sk_r`.
+    /// Single-shot `Open` (RFC 9180 §6.1) with `sk_r` (parsed, or bytes).
     ///
     /// # Errors
     /// [`Error::UnsupportedOperation`] as for [`Suite::seal`]; [`Error::Open`] if the
-    /// ciphertext does not authenticate; key parsing errors as in the typed API.
+    /// ciphertext does not authenticate; otherwise as [`Suite::setup_receiver`].
     #[allow(clippy::too_many_arguments)]
-    pub fn open(
+    pub fn open<S: PrivateKeyInput + ?Sized>(
         &self,
         enc: &[u8],
-        sk_r: &[u8],
+        sk_r: &S,
         info: &[u8],
         aad: &[u8],
         ct: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<Vec<u8>, Error> {
-        let (auth, psk, pk_s) = receiver_parts(mode);
-        let receive = bytes::Receive {
-            enc,
-            sk_r,
-            info,
-            aad,
-            data: ct,
-            psk,
-            pk_s,
-        };
-        if auth {
-            self.visit_auth_sealing(receive)?
-        } else {
-            self.visit_sealing(receive)?
-        }
+        self.require_seal()?;
+        self.setup_receiver(enc, sk_r, info, mode)?.open(aad, ct)
     }
 
     /// Single-shot `SendExport` (RFC 9180 §6.2): fills `out` and returns `enc`.
     ///
     /// # Errors
-    /// [`Error::UnsupportedOperation`] for an auth mode on a KEM without one;
-    /// [`Error::ExportTooLong`]; key parsing errors as in the typed API.
+    /// As [`Suite::setup_sender`], and [`Error::ExportTooLong`].
     #[allow(clippy::too_many_arguments)]
-    pub fn send_export<R: CryptoRng + ?Sized>(
+    pub fn send_export<R: CryptoRng + ?Sized, P: PublicKeyInput + ?Sized>(
         &self,
         rng: &mut R,
-        pk_r: &[u8],
+        pk_r: &P,
         info: &[u8],
         exporter_context: &[u8],
         out: &mut [u8],
         mode: SenderMode<'_>,
     ) -> Result<Vec<u8>, Error> {
-        let (auth, psk, sk_s) = sender_parts(mode);
-        let send = bytes::Send {
-            rng,
-            pk_r,
-            info,
-            aad: &[],
-            data: exporter_context,
-            psk,
-            sk_s,
-        };
-        let v = bytes::SendExport { send, out };
-        if auth {
-            self.visit_auth(v)?
-        } else {
-            self.visit(v)?
-        }
+        let (enc, ctx) = self.setup_sender(rng, pk_r, info, mode)?;
+        ctx.export(exporter_context, out)?;
+        Ok(enc.as_bytes().to_vec())
     }
 
     /// Single-shot `ReceiveExport` (RFC 9180 §6.2) into `out`.
     ///
     /// # Errors
-    /// As [`Suite::send_export`], and decapsulation errors.
+    /// As [`Suite::setup_receiver`], and [`Error::ExportTooLong`].
     #[allow(clippy::too_many_arguments)]
-    pub fn receive_export(
+    pub fn receive_export<S: PrivateKeyInput + ?Sized>(
         &self,
         enc: &[u8],
-        sk_r: &[u8],
+        sk_r: &S,
         info: &[u8],
         exporter_context: &[u8],
         out: &mut [u8],
         mode: ReceiverMode<'_>,
     ) -> Result<(), Error> {
-        let (auth, psk, pk_s) = receiver_parts(mode);
-        let receive = bytes::Receive {
-            enc,
-            sk_r,
-            info,
-            aad: &[],
-            data: exporter_context,
-            psk,
-            pk_s,
-        };
-        let v = bytes::ReceiveExport { receive, out };
-        if auth {
-            self.visit_auth(v)?
-        } else {
-            self.visit(v)?
-        }
+        self.setup_receiver(enc, sk_r, info, mode)?
+            .export(exporter_context, out)
     }
 }

@@ -103,17 +103,20 @@ fn psk_and_modes() {
     assert_redacted("Psk", &psk, PSK);
     let (sk, _) = DhKemX25519HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
     let sk_bytes = sk.to_bytes();
+    let runtime_sk = typed_hpke::suite::PrivateKey::from(sk.clone());
+    assert_redacted("suite::PrivateKey", &runtime_sk, &sk_bytes);
+    let runtime_pk = runtime_sk.public_key();
     for mode in [
         SenderMode::Psk(&psk),
-        SenderMode::Auth(&sk_bytes),
-        SenderMode::AuthPsk(&psk, &sk_bytes),
+        SenderMode::Auth(&runtime_sk),
+        SenderMode::AuthPsk(&psk, &runtime_sk),
     ] {
         assert_redacted("SenderMode (PSK)", &mode, PSK);
         assert_redacted("SenderMode (sender's private key)", &mode, &sk_bytes);
     }
     for mode in [
         ReceiverMode::Psk(&psk),
-        ReceiverMode::AuthPsk(&psk, b"public key"),
+        ReceiverMode::AuthPsk(&psk, &runtime_pk),
     ] {
         assert_redacted("ReceiverMode", &mode, PSK);
     }

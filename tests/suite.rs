@@ -20,8 +20,8 @@ use typed_hpke::kem::{
     DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, XWing,
 };
-use typed_hpke::suite::{Lengths, ReceiverMode, SenderMode, Suite};
-use typed_hpke::{EncappedKey, Error, Psk};
+use typed_hpke::suite::{self, Lengths, ReceiverMode, SenderMode, Suite};
+use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};
 
 const INFO: &[u8] = b"suite matrix info";
 const AAD: &[u8] = b"suite matrix aad";
@@ -54,30 +54,40 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
     );
 
     let ikm = [0x17u8; 64];
-    let (sk_bytes, pk_bytes) = suite.derive_key_pair(&ikm).unwrap();
+    let (rt_sk, rt_pk) = suite.derive_key_pair(&ikm).unwrap();
     let (sk, pk) = K::derive_key_pair(&ikm).unwrap();
+    let (sk_bytes, pk_bytes) = (rt_sk.to_bytes(), rt_pk.as_bytes().to_vec());
     assert_eq!(&sk_bytes[..], &sk.to_bytes()[..], "{name}: private key");
     assert_eq!(&pk_bytes[..], pk.as_bytes(), "{name}: public key");
-    let (sk_s_bytes, pk_s_bytes) = suite.derive_key_pair(&[0x29; 64]).unwrap();
+    assert_eq!(rt_sk.as_typed::<K>(), Some(&sk), "{name}");
+    assert_eq!(rt_pk.as_typed::<K>(), Some(&pk), "{name}");
+    assert_eq!((rt_sk.kem_id(), rt_pk.kem_id()), (K::ID, K::ID));
+    assert_eq!(rt_sk.public_key(), rt_pk, "{name}");
+    // Bytes in and out round-trip.
+    assert_eq!(suite.private_key_from_bytes(&sk_bytes).unwrap(), rt_sk);
+    assert_eq!(suite.public_key_from_bytes(&pk_bytes).unwrap(), rt_pk);
     let (sk_s, pk_s) = K::derive_key_pair(&[0x29; 64]).unwrap();
-    let psk = Psk::new(&[0x33; 32], b"psk id").unwrap();
-    let mut rng = ChaCha20Rng::seed_from_u64(
-        u64::from(K::ID) << 32 | u64::from(F::ID) << 16 | u64::from(A::ID),
+    let (rt_sk_s, rt_pk_s) = (
+        suite::PrivateKey::from(sk_s.clone()),
+        suite::PublicKey::from(pk_s.clone()),
     );
+    let psk = Psk::new(&[0x33; 32], b"psk id").unwrap();
+    let seed = u64::from(K::ID) << 32 | u64::from(F::ID) << 16 | u64::from(A::ID);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
 
     for mode in MODES {
         let cell = format!("{name}, {mode:?}");
         let send = match mode {
             Mode::Base => SenderMode::Base,
             Mode::Psk => SenderMode::Psk(&psk),
-            Mode::Auth => SenderMode::Auth(&sk_s_bytes),
-            Mode::AuthPsk => SenderMode::AuthPsk(&psk, &sk_s_bytes),
+            Mode::Auth => SenderMode::Auth(&rt_sk_s),
+            Mode::AuthPsk => SenderMode::AuthPsk(&psk, &rt_sk_s),
         };
         let receive = match mode {
             Mode::Base => ReceiverMode::Base,
             Mode::Psk => ReceiverMode::Psk(&psk),
-            Mode::Auth => ReceiverMode::Auth(&pk_s_bytes),
-            Mode::AuthPsk => ReceiverMode::AuthPsk(&psk, &pk_s_bytes),
+            Mode::Auth => ReceiverMode::Auth(&rt_pk_s),
+            Mode::AuthPsk => ReceiverMode::AuthPsk(&psk, &rt_pk_s),
         };
         let mut out = [0u8; 42];
         if mode.is_auth() && !has_auth::<K>() {
@@ -110,6 +120,16 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
             );
             continue;
         }
+
+        runtime_equals_typed::<K, F, A>(
+            &cell,
+            seed ^ u64::from(mode.id()),
+            &suite,
+            mode,
+            (&pk, &rt_pk, send),
+            (&sk, &rt_sk, receive),
+            (&psk, &sk_s, &pk_s),
+        );
 
         // Exports: the Suite sends, the typed API receives.
         let enc = suite
@@ -173,6 +193,139 @@ fn cell<K: Ours, F: Kdf, A: OurAead>() {
             "{cell}"
         );
     }
+}
+
+const MESSAGES: [&[u8]; 3] = [b"first", b"", b"the third message, longer than a block"];
+
+/// The runtime contexts against the typed ones, from the same randomness: the same `enc`,
+/// the same ciphertexts over several messages (through each of the runtime seal and open
+/// forms), the same exports and sequence numbers. For ExportOnly, export agrees and seal /
+/// open are `UnsupportedOperation`.
+#[allow(clippy::type_complexity)]
+fn runtime_equals_typed<K: Ours, F: Kdf, A: OurAead>(
+    cell: &str,
+    seed: u64,
+    suite: &Suite,
+    mode: Mode,
+    (pk, rt_pk, send): (&PublicKey<K>, &suite::PublicKey, SenderMode<'_>),
+    (sk, rt_sk, receive): (&PrivateKey<K>, &suite::PrivateKey, ReceiverMode<'_>),
+    (psk, sk_s, pk_s): (&Psk<'_>, &PrivateKey<K>, &PublicKey<K>),
+) {
+    let (enc, mut typed_s) = K::sender::<F, A, _>(
+        mode,
+        &mut ChaCha20Rng::seed_from_u64(seed),
+        pk,
+        INFO,
+        psk,
+        sk_s,
+    )
+    .unwrap();
+    let (rt_enc, mut rt_s) = suite
+        .setup_sender(&mut ChaCha20Rng::seed_from_u64(seed), rt_pk, INFO, send)
+        .unwrap();
+    assert_eq!(rt_enc.as_bytes(), enc.as_bytes(), "{cell}: enc");
+    assert_eq!(rt_s.suite(), *suite);
+    // The bytes form of the key gives the same context.
+    let (rt_enc2, _) = suite
+        .setup_sender(
+            &mut ChaCha20Rng::seed_from_u64(seed),
+            rt_pk.as_bytes(),
+            INFO,
+            send,
+        )
+        .unwrap();
+    assert_eq!(rt_enc2, rt_enc, "{cell}: enc from key bytes");
+    let mut typed_r = K::receiver::<F, A>(mode, &enc, sk, INFO, psk, pk_s).unwrap();
+    let mut rt_r = suite
+        .setup_receiver(rt_enc.as_bytes(), rt_sk, INFO, receive)
+        .unwrap();
+
+    for (i, msg) in MESSAGES.iter().enumerate() {
+        let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+        let ctx = [b"exp".as_slice(), &[i as u8]].concat();
+        typed_s.export(&ctx, &mut a).unwrap();
+        rt_s.export(&ctx, &mut b).unwrap();
+        assert_eq!(a, b, "{cell}: sender export {i}");
+        rt_r.export(&ctx, &mut b).unwrap();
+        assert_eq!(a, b, "{cell}: receiver export {i}");
+
+        let Some(ct) = A::seal(&mut typed_s, AAD, msg) else {
+            let unsupported = Err(Error::UnsupportedOperation);
+            let mut buf = [0u8; 64];
+            assert_eq!(rt_s.seal(AAD, msg).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(rt_s.seal_into(AAD, msg, &mut buf).map(|_| ()), unsupported);
+            assert_eq!(
+                rt_s.seal_in_place_detached(AAD, &mut buf).map(|_| ()),
+                unsupported
+            );
+            assert_eq!(rt_r.open(AAD, &buf).map(|_| ()), unsupported, "{cell}");
+            assert_eq!(
+                rt_r.open_into(AAD, &buf[..20], &mut [0; 64]).map(|_| ()),
+                unsupported
+            );
+            assert_eq!(
+                rt_r.open_in_place_detached(AAD, &mut buf, &[0; 16]),
+                unsupported
+            );
+            assert_eq!((rt_s.sequence_number(), rt_r.sequence_number()), (0, 0));
+            continue;
+        };
+        let ct = ct.unwrap();
+        // Each message through a different runtime form.
+        let rt_ct = match i % 3 {
+            0 => rt_s.seal(AAD, msg).unwrap(),
+            1 => {
+                let mut out = vec![0u8; msg.len() + 16];
+                assert_eq!(rt_s.seal_into(AAD, msg, &mut out), Ok(out.len()));
+                out
+            }
+            _ => {
+                let mut buf = msg.to_vec();
+                let tag = rt_s.seal_in_place_detached(AAD, &mut buf).unwrap();
+                [buf, tag.to_vec()].concat()
+            }
+        };
+        assert_eq!(rt_ct, ct, "{cell}: message {i}");
+        assert_eq!(
+            A::open(&mut typed_r, AAD, &ct).unwrap().unwrap(),
+            *msg,
+            "{cell}"
+        );
+        // A wrong aad fails and leaves the sequence number where it was.
+        assert_eq!(rt_r.open(b"wrong", &ct), Err(Error::Open), "{cell}");
+        let pt = match i % 3 {
+            0 => {
+                let mut buf = ct[..msg.len()].to_vec();
+                rt_r.open_in_place_detached(AAD, &mut buf, &ct[msg.len()..])
+                    .unwrap();
+                buf
+            }
+            1 => rt_r.open(AAD, &ct).unwrap(),
+            _ => {
+                let mut out = vec![0u8; 64];
+                let n = rt_r.open_into(AAD, &ct, &mut out).unwrap();
+                out.truncate(n);
+                out
+            }
+        };
+        assert_eq!(pt, *msg, "{cell}: open {i}");
+        let seq = i as u64 + 1;
+        assert_eq!(typed_s.sequence_number(), seq);
+        assert_eq!(
+            (rt_s.sequence_number(), rt_r.sequence_number()),
+            (seq, seq),
+            "{cell}"
+        );
+    }
+    // A typed context becomes a runtime one with `From`, mid-stream.
+    let mut a = [0u8; 16];
+    let mut b = [0u8; 16];
+    typed_s.export(b"from", &mut a).unwrap();
+    let seq = typed_s.sequence_number();
+    let converted = suite::SenderContext::from(typed_s);
+    converted.export(b"from", &mut b).unwrap();
+    assert_eq!((a, seq), (b, converted.sequence_number()), "{cell}: From");
+    assert_eq!(converted.suite(), *suite);
 }
 
 fn kdfs<K: Ours, A: OurAead>() {

@@ -138,6 +138,8 @@ macro_rules! ml_kem {
         }
 
         impl crate::sealed::KemEngine<$name> for $name {
+            runtime_keys!($name, $name);
+
             fn encap_deterministic(
                 ikm_e: &[u8],
                 pk_r: &PublicKey<Self>,

@@ -24,6 +24,7 @@ macro_rules! nist_kem {
             const BITMASK: u8 = $mask;
             type Hash = $hash;
             type NSecret = $nsecret;
+            runtime_keys!(DhKem<$group>, $group);
         }
     };
 }

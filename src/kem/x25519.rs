@@ -58,6 +58,8 @@ impl DhGroup for X25519 {
 }
 
 impl DhEngine<X25519> for X25519 {
+    runtime_keys!(DhKem<X25519>, X25519);
+
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);

@@ -42,6 +42,8 @@ impl DhGroup for X448 {
 }
 
 impl DhEngine<X448> for X448 {
+    runtime_keys!(DhKem<X448>, X448);
+
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
         let mut k = Zeroizing::new([0u8; 56]);
         rng.fill_bytes(&mut k[..]);

@@ -1,0 +1,339 @@
+//! Runtime contexts: a typed context taken apart into an enum over the AEAD states and an
+//! enum over the KDF exporter secrets. No allocation, no trait object; every operation is one
+//! `match` away from the typed code, which does the work.
+
+use core::fmt;
+
+use crate::Error;
+use crate::aead::ExportOnly;
+use crate::context::{AeadState, Context, export};
+use crate::kdf::{
+    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
+};
+use crate::kem::{Hex, Kem};
+use crate::sealed::{AeadEngine as _, KdfEngine as _};
+use crate::suite::Suite;
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// The length of every sealing AEAD's tag in RFC 9180 (`Nt`).
+pub const TAG_LEN: usize = 16;
+
+/// A context's AEAD state, whichever the AEAD.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
+pub enum AnyAead {
+    #[cfg(feature = "aes-gcm")]
+    Aes128Gcm(AeadState<crate::aead::Aes128Gcm>),
+    #[cfg(feature = "aes-gcm")]
+    Aes256Gcm(AeadState<crate::aead::Aes256Gcm>),
+    #[cfg(feature = "chacha20poly1305")]
+    ChaCha20Poly1305(AeadState<crate::aead::ChaCha20Poly1305>),
+    ExportOnly(AeadState<ExportOnly>),
+}
+
+/// A context's exporter secret, whichever the KDF.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // holds the exporter secret: no `Debug` on purpose
+pub enum AnyExporter {
+    HkdfSha256(<HkdfSha256 as Kdf>::Exporter),
+    HkdfSha384(<HkdfSha384 as Kdf>::Exporter),
+    HkdfSha512(<HkdfSha512 as Kdf>::Exporter),
+    Shake128(<Shake128 as Kdf>::Exporter),
+    Shake256(<Shake256 as Kdf>::Exporter),
+    TurboShake128(<TurboShake128 as Kdf>::Exporter),
+    TurboShake256(<TurboShake256 as Kdf>::Exporter),
+}
+
+/// Runs `$body` with `$s` bound to the sealing AEAD's state; ExportOnly is
+/// `UnsupportedOperation`.
+macro_rules! with_sealing {
+    ($aead:expr, $s:ident => $body:expr) => {
+        match $aead {
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes128Gcm($s) => $body,
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes256Gcm($s) => $body,
+            #[cfg(feature = "chacha20poly1305")]
+            AnyAead::ChaCha20Poly1305($s) => $body,
+            AnyAead::ExportOnly(_) => Err(Error::UnsupportedOperation),
+        }
+    };
+}
+
+/// What both runtime contexts hold.
+struct State {
+    suite: Suite,
+    aead: AnyAead,
+    exporter: AnyExporter,
+}
+
+impl State {
+    fn from_typed<K: Kem, F: Kdf, A: crate::aead::Aead>(ctx: Context<K, F, A>) -> Self {
+        let Context { aead, exporter, .. } = ctx;
+        Self {
+            suite: Suite::of::<K, F, A>(),
+            aead: A::Engine::into_runtime(aead),
+            exporter: F::Engine::into_runtime(exporter),
+        }
+    }
+
+    fn seq(&self) -> u64 {
+        match &self.aead {
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes128Gcm(s) => s.seq(),
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes256Gcm(s) => s.seq(),
+            #[cfg(feature = "chacha20poly1305")]
+            AnyAead::ChaCha20Poly1305(s) => s.seq(),
+            AnyAead::ExportOnly(s) => s.seq(),
+        }
+    }
+
+    #[cfg(feature = "hazmat")]
+    fn set_seq(&mut self, seq: u64) {
+        match &mut self.aead {
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes128Gcm(s) => s.set_seq(seq),
+            #[cfg(feature = "aes-gcm")]
+            AnyAead::Aes256Gcm(s) => s.set_seq(seq),
+            #[cfg(feature = "chacha20poly1305")]
+            AnyAead::ChaCha20Poly1305(s) => s.set_seq(seq),
+            AnyAead::ExportOnly(s) => s.set_seq(seq),
+        }
+    }
+
+    fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let id = self.suite.hpke_suite_id();
+        let (c, o) = (exporter_context, out);
+        match &self.exporter {
+            AnyExporter::HkdfSha256(x) => export::<HkdfSha256>(&id, x, c, o),
+            AnyExporter::HkdfSha384(x) => export::<HkdfSha384>(&id, x, c, o),
+            AnyExporter::HkdfSha512(x) => export::<HkdfSha512>(&id, x, c, o),
+            AnyExporter::Shake128(x) => export::<Shake128>(&id, x, c, o),
+            AnyExporter::Shake256(x) => export::<Shake256>(&id, x, c, o),
+            AnyExporter::TurboShake128(x) => export::<TurboShake128>(&id, x, c, o),
+            AnyExporter::TurboShake256(x) => export::<TurboShake256>(&id, x, c, o),
+        }
+    }
+
+    fn fmt(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(name)
+            .field("suite", &self.suite)
+            .field("seq", &self.seq())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The sender's side of an HPKE context (RFC 9180 §5.2) for a suite chosen at run time: seal
+/// messages in order, export secrets.
+///
+/// Made by [`Suite::setup_sender`], or from a typed [`crate::SenderContext`] with `From`.
+/// It holds the AEAD's keyed state and the KDF's exporter secret in enums, not boxes, so it
+/// needs no allocator; it is at most a few hundred bytes (the `runtime_context_sizes` test
+/// pins the bound). With an ExportOnly suite, `export` works and the seal methods return
+/// [`Error::UnsupportedOperation`]. Secrets are wiped on drop; `Debug` shows the suite and the
+/// sequence number only.
+pub struct SenderContext(State);
+
+/// The receiver's side of an HPKE context for a suite chosen at run time: open messages in
+/// order, export secrets. The counterpart of [`SenderContext`].
+pub struct ReceiverContext(State);
+
+macro_rules! common {
+    ($rt:ident, $typed:ident) => {
+        impl<K: Kem, F: Kdf, A: crate::aead::Aead> From<crate::$typed<K, F, A>> for $rt {
+            fn from(ctx: crate::$typed<K, F, A>) -> Self {
+                Self(State::from_typed(ctx.into_inner()))
+            }
+        }
+
+        impl $rt {
+            /// The context's suite.
+            pub fn suite(&self) -> Suite {
+                self.0.suite
+            }
+
+            /// The sequence number of the next message (0 for ExportOnly, which has none).
+            pub fn sequence_number(&self) -> u64 {
+                self.0.seq()
+            }
+
+            /// `Context.Export(exporter_context, L)` (RFC 9180 §5.3), `L = out.len()`.
+            ///
+            /// # Errors
+            /// [`Error::ExportTooLong`] beyond the KDF's limit; [`Error::InputTooLong`] for an
+            /// exporter context a one-stage KDF cannot encode.
+            pub fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
+                self.0.export(exporter_context, out)
+            }
+
+            /// Sets the sequence number of the next message. Reusing a sequence number
+            /// reuses a nonce: only for tests.
+            #[cfg(feature = "hazmat")]
+            #[doc(hidden)]
+            pub fn set_sequence_number_for_testing_only(&mut self, seq: u64) {
+                self.0.set_seq(seq);
+            }
+        }
+
+        impl fmt::Debug for $rt {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(stringify!($rt), f)
+            }
+        }
+    };
+}
+
+common!(SenderContext, SenderContext);
+common!(ReceiverContext, ReceiverContext);
+
+// Without a sealing AEAD in the build every seal and open is `UnsupportedOperation`.
+#[cfg_attr(
+    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+    allow(unused_variables)
+)]
+impl SenderContext {
+    /// `Context.Seal(aad, pt)` (§5.2) in place: encrypts `buffer` and returns the tag.
+    /// Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
+    /// [`crate::SenderContext::seal_in_place_detached`].
+    pub fn seal_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<[u8; TAG_LEN], Error> {
+        with_sealing!(&mut self.0.aead, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
+    }
+
+    /// `Context.Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + 16`
+    /// bytes) to the front of `out` and returns that length. Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
+    /// [`crate::SenderContext::seal_into`].
+    pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        with_sealing!(&mut self.0.aead, s => s.seal_into(aad, pt, out))
+    }
+
+    /// `Context.Seal(aad, pt)` (§5.2): returns `ct || tag`.
+    ///
+    /// # Errors
+    /// As [`SenderContext::seal_into`].
+    #[cfg(feature = "alloc")]
+    pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
+        if !self.0.suite.supports_seal() {
+            return Err(Error::UnsupportedOperation);
+        }
+        let len = pt.len().checked_add(TAG_LEN).ok_or(Error::Seal)?;
+        let mut out = alloc::vec![0u8; len];
+        self.seal_into(aad, pt, &mut out)?;
+        Ok(out)
+    }
+}
+
+// Without a sealing AEAD in the build every seal and open is `UnsupportedOperation`.
+#[cfg_attr(
+    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+    allow(unused_variables)
+)]
+impl ReceiverContext {
+    /// `Context.Open(aad, ct)` (§5.2) in place: checks `tag`, then decrypts `buffer`.
+    /// Allocates nothing. On failure `buffer` and the sequence number are left unchanged.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly; [`Error::InvalidLength`] if `tag` is
+    /// not 16 bytes; otherwise as [`crate::ReceiverContext::open_in_place_detached`].
+    pub fn open_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        with_sealing!(&mut self.0.aead, s => {
+            let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
+            s.open_in_place_detached(aad, buffer, &tag)
+        })
+    }
+
+    /// `Context.Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
+    /// plaintext to the front of `out` and returns its length. Allocates nothing.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
+    /// [`crate::ReceiverContext::open_into`].
+    pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        with_sealing!(&mut self.0.aead, s => s.open_into(aad, ct, out))
+    }
+
+    /// `Context.Open(aad, ct)` (§5.2): `ct` is `ciphertext || tag`; returns the plaintext.
+    ///
+    /// # Errors
+    /// As [`ReceiverContext::open_into`].
+    #[cfg(feature = "alloc")]
+    pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
+        if !self.0.suite.supports_seal() {
+            return Err(Error::UnsupportedOperation);
+        }
+        let pt_len = ct.len().checked_sub(TAG_LEN).ok_or(Error::Open)?;
+        let mut out = alloc::vec![0u8; pt_len];
+        self.open_into(aad, ct, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// The longest `enc` of any KEM: MLKEM1024-P384's 1568-byte ML-KEM ciphertext and 97-byte
+/// P-384 point.
+pub const MAX_ENC_LEN: usize = 1665;
+
+/// An encapsulated key (`enc`) of a suite chosen at run time, held inline (no allocation).
+#[derive(Clone)]
+pub struct EncappedKey {
+    bytes: [u8; MAX_ENC_LEN],
+    len: usize,
+}
+
+impl EncappedKey {
+    pub(crate) fn from_typed<K: Kem>(enc: &crate::EncappedKey<K>) -> Result<Self, Error> {
+        let src = enc.as_bytes();
+        let mut bytes = [0u8; MAX_ENC_LEN];
+        bytes
+            .get_mut(..src.len())
+            .ok_or(Error::InvalidEncappedKey)?
+            .copy_from_slice(src);
+        Ok(Self {
+            bytes,
+            len: src.len(),
+        })
+    }
+
+    /// The serialized `enc`, `Nenc` bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or(&[])
+    }
+}
+
+impl AsRef<[u8]> for EncappedKey {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl PartialEq for EncappedKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for EncappedKey {}
+
+impl fmt::Debug for EncappedKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("EncappedKey")
+            .field(&Hex(self.as_bytes()))
+            .finish()
+    }
+}

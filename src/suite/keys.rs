@@ -1,0 +1,245 @@
+//! Runtime keys: a typed key of whichever KEM, parsed (and for ML-KEM, expanded) once.
+//!
+//! The enums over the typed keys are generated in `suite.rs` from the same table as the
+//! dispatchers, so a KEM cannot be in one and missing from the other.
+
+use core::fmt;
+
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::ZeroizeOnDrop;
+
+use crate::Error;
+use crate::kem::Kem;
+use crate::sealed::KemEngine as _;
+use crate::suite::{AnyPk, AnySk};
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use zeroize::Zeroizing;
+
+/// A private key of a suite chosen at run time: a typed [`crate::PrivateKey`] inside,
+/// parsed once (an ML-KEM key expanded once), with its public key cached.
+///
+/// Made by [`Suite::private_key_from_bytes`](crate::suite::Suite::private_key_from_bytes),
+/// [`Suite::derive_key_pair`](crate::suite::Suite::derive_key_pair),
+/// [`Suite::generate_key_pair`](crate::suite::Suite::generate_key_pair), or from a typed key
+/// with `From`. Any `Suite` with the same KEM accepts it; another KEM's `Suite` answers
+/// [`Error::InvalidPrivateKey`]. Wiped on drop; `Debug` prints no secret; equality is
+/// constant time.
+///
+/// It is as large as the largest typed private key this build has (an expanded
+/// ML-KEM-1024 key, about 24 KiB, with the `pq` feature).
+#[derive(Clone)]
+pub struct PrivateKey(pub(crate) AnySk);
+
+/// A public key of a suite chosen at run time: a typed [`crate::PublicKey`] inside, parsed
+/// and validated once (an ML-KEM key unpacked once), its bytes cached.
+///
+/// Made by [`Suite::public_key_from_bytes`](crate::suite::Suite::public_key_from_bytes), from
+/// a runtime [`PrivateKey`], or from a typed key with `From`. Another KEM's `Suite` answers
+/// [`Error::InvalidPublicKey`].
+#[derive(Clone)]
+pub struct PublicKey(pub(crate) AnyPk);
+
+impl PrivateKey {
+    /// The `kem_id` of the key's KEM.
+    pub fn kem_id(&self) -> u16 {
+        self.0.kem_id()
+    }
+
+    /// The public key, from the cache.
+    pub fn public_key(&self) -> PublicKey {
+        PublicKey(self.0.public_key())
+    }
+
+    /// The typed key inside, if it is a key of `K`.
+    pub fn as_typed<K: Kem>(&self) -> Option<&crate::PrivateKey<K>> {
+        K::Engine::runtime_sk(&self.0)
+    }
+
+    /// `SerializePrivateKey`: `Nsk` bytes, wiped on drop.
+    #[cfg(feature = "alloc")]
+    pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
+        self.0.to_bytes()
+    }
+}
+
+impl PublicKey {
+    /// The `kem_id` of the key's KEM.
+    pub fn kem_id(&self) -> u16 {
+        self.0.kem_id()
+    }
+
+    /// The typed key inside, if it is a key of `K`.
+    pub fn as_typed<K: Kem>(&self) -> Option<&crate::PublicKey<K>> {
+        K::Engine::runtime_pk(&self.0)
+    }
+
+    /// `SerializePublicKey`: `Npk` bytes, cached.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl<K: Kem> From<crate::PrivateKey<K>> for PrivateKey {
+    fn from(key: crate::PrivateKey<K>) -> Self {
+        Self(K::Engine::into_runtime_sk(key))
+    }
+}
+
+impl<K: Kem> From<crate::PublicKey<K>> for PublicKey {
+    fn from(key: crate::PublicKey<K>) -> Self {
+        Self(K::Engine::into_runtime_pk(key))
+    }
+}
+
+impl AsRef<[u8]> for PublicKey {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl ConstantTimeEq for PrivateKey {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl PartialEq for PrivateKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl Eq for PrivateKey {}
+
+/// The typed key inside wipes itself.
+impl ZeroizeOnDrop for PrivateKey {}
+
+impl PartialEq for PublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.kem_id() == other.kem_id() && self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for PublicKey {}
+
+impl fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PrivateKey")
+            .field("kem_id", &crate::kem::Hex(&self.kem_id().to_be_bytes()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PublicKey")
+            .field("kem_id", &crate::kem::Hex(&self.kem_id().to_be_bytes()))
+            .field("bytes", &crate::kem::Hex(self.as_bytes()))
+            .finish()
+    }
+}
+
+/// A key argument: serialized bytes, parsed on each call, or a parsed runtime key.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+#[allow(missing_debug_implementations)] // may hold a private key's bytes
+pub enum KeyArg<'a, T> {
+    Bytes(&'a [u8]),
+    Parsed(&'a T),
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// What [`Suite`](crate::suite::Suite)'s functions take as a private key: a parsed
+/// [`PrivateKey`] (parsed once, the fast choice for a key used more than once) or its
+/// serialized bytes (`[u8]`, `[u8; N]`, `Vec<u8>`, `Zeroizing<Vec<u8>>`), parsed on each call.
+pub trait PrivateKeyInput: private::Sealed {
+    #[doc(hidden)]
+    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey>;
+}
+
+/// What [`Suite`](crate::suite::Suite)'s functions take as a public key: a parsed
+/// [`PublicKey`] or its serialized bytes, as for [`PrivateKeyInput`].
+pub trait PublicKeyInput: private::Sealed {
+    #[doc(hidden)]
+    fn public_key_arg(&self) -> KeyArg<'_, PublicKey>;
+}
+
+macro_rules! bytes_input {
+    ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
+        impl<$($g)*> private::Sealed for $t {}
+        impl<$($g)*> PrivateKeyInput for $t {
+            fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
+                KeyArg::Bytes(&self[..])
+            }
+        }
+        impl<$($g)*> PublicKeyInput for $t {
+            fn public_key_arg(&self) -> KeyArg<'_, PublicKey> {
+                KeyArg::Bytes(&self[..])
+            }
+        }
+    )*};
+}
+
+bytes_input!([] [u8], [const N: usize] [u8; N]);
+#[cfg(feature = "alloc")]
+bytes_input!([] Vec<u8>, [] Zeroizing<Vec<u8>>);
+
+impl private::Sealed for PrivateKey {}
+impl PrivateKeyInput for PrivateKey {
+    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
+        KeyArg::Parsed(self)
+    }
+}
+
+impl private::Sealed for PublicKey {}
+impl PublicKeyInput for PublicKey {
+    fn public_key_arg(&self) -> KeyArg<'_, PublicKey> {
+        KeyArg::Parsed(self)
+    }
+}
+
+/// A typed key, borrowed from a parsed runtime key or parsed from bytes for this call.
+pub(crate) enum Resolved<'a, T> {
+    Borrowed(&'a T),
+    Owned(T),
+}
+
+impl<T> core::ops::Deref for Resolved<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Self::Borrowed(t) => t,
+            Self::Owned(t) => t,
+        }
+    }
+}
+
+pub(crate) fn resolve_sk<K: Kem>(
+    arg: KeyArg<'_, PrivateKey>,
+) -> Result<Resolved<'_, crate::PrivateKey<K>>, Error> {
+    match arg {
+        KeyArg::Bytes(b) => crate::PrivateKey::<K>::from_bytes(b).map(Resolved::Owned),
+        KeyArg::Parsed(k) => k
+            .as_typed::<K>()
+            .map(Resolved::Borrowed)
+            .ok_or(Error::InvalidPrivateKey),
+    }
+}
+
+pub(crate) fn resolve_pk<K: Kem>(
+    arg: KeyArg<'_, PublicKey>,
+) -> Result<Resolved<'_, crate::PublicKey<K>>, Error> {
+    match arg {
+        KeyArg::Bytes(b) => crate::PublicKey::<K>::from_bytes(b).map(Resolved::Owned),
+        KeyArg::Parsed(k) => k
+            .as_typed::<K>()
+            .map(Resolved::Borrowed)
+            .ok_or(Error::InvalidPublicKey),
+    }
+}
