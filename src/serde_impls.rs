@@ -105,3 +105,50 @@ macro_rules! serde_key {
 serde_key!(PublicKey, |k: &PublicKey<K>| k.to_bytes());
 serde_key!(EncappedKey, |k: &EncappedKey<K>| k.to_bytes());
 serde_key!(PrivateKey, |k: &PrivateKey<K>| k.to_bytes());
+
+impl Serialize for crate::suite::PrivateKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.with_bytes(|b| serialize_bytes(b, serializer))
+    }
+}
+
+impl Serialize for crate::suite::PublicKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_bytes(self.as_bytes(), serializer)
+    }
+}
+
+impl Serialize for crate::suite::EncappedKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_bytes(self.as_bytes(), serializer)
+    }
+}
+
+/// Runtime keys serialize as the typed keys do; deserializing one needs the KEM, so it goes
+/// through the suite.
+impl crate::suite::Suite {
+    /// Deserializes a runtime private key of this suite's KEM, from the form a typed
+    /// `PrivateKey` (or a runtime one) serializes to. Validates as
+    /// [`Suite::private_key_from_bytes`](crate::suite::Suite::private_key_from_bytes).
+    ///
+    /// # Errors
+    /// The deserializer's, or [`crate::Error::InvalidPrivateKey`] as a custom error.
+    pub fn deserialize_private_key<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<crate::suite::PrivateKey, D::Error> {
+        deserialize_with(deserializer, |b| self.private_key_from_bytes(b))
+    }
+
+    /// Deserializes a runtime public key of this suite's KEM, validating as
+    /// [`Suite::public_key_from_bytes`](crate::suite::Suite::public_key_from_bytes).
+    ///
+    /// # Errors
+    /// The deserializer's, or [`crate::Error::InvalidPublicKey`] as a custom error.
+    pub fn deserialize_public_key<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<crate::suite::PublicKey, D::Error> {
+        deserialize_with(deserializer, |b| self.public_key_from_bytes(b))
+    }
+}

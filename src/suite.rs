@@ -180,6 +180,14 @@ macro_rules! any_keys {
                 }
             }
 
+            /// Runs `f` on `SerializePrivateKey`'s bytes, held on the stack and wiped after.
+            #[cfg(feature = "serde")]
+            pub(crate) fn with_bytes<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => f(&k.to_bytes()),)*
+                }
+            }
+
             pub(crate) fn ct_eq(&self, other: &Self) -> subtle::Choice {
                 match (self, other) {
                     $($(#[$cfg])* (Self::$v(a), Self::$v(b)) => subtle::ConstantTimeEq::ct_eq(a, b),)*

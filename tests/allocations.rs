@@ -243,3 +243,82 @@ fn export_only() {
     export_ops::<DhKemX25519HkdfSha256, Shake256, ExportOnly>("X25519, SHAKE256, ExportOnly");
     export_ops::<XWing, HkdfSha384, ExportOnly>("X-Wing, HKDF-SHA384, ExportOnly");
 }
+
+/// The runtime API (`typed_hpke::suite`): setup in every mode the KEM has, with a parsed key
+/// and with key bytes, then the runtime context's in-place / into / export paths.
+fn runtime(kem: u16, kdf: u16, aead: u16) {
+    use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
+    let label = format!("runtime {kem:#06x} {kdf:#06x} {aead:#06x}");
+    let suite = Suite::new(kem, kdf, aead).unwrap();
+    let mut rng = rng();
+    let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+    let (sk_s, pk_s) = suite.generate_key_pair(&mut rng).unwrap();
+    let (sk_bytes, pk_bytes) = (sk.to_bytes(), pk.as_bytes().to_vec());
+    let psk = Psk::new(PSK, b"id").unwrap();
+    let mut modes = vec![
+        ("base", SenderMode::Base, ReceiverMode::Base),
+        ("psk", SenderMode::Psk(&psk), ReceiverMode::Psk(&psk)),
+    ];
+    if suite.supports_auth() {
+        modes.push(("auth", SenderMode::Auth(&sk_s), ReceiverMode::Auth(&pk_s)));
+        modes.push((
+            "auth_psk",
+            SenderMode::AuthPsk(&psk, &sk_s),
+            ReceiverMode::AuthPsk(&psk, &pk_s),
+        ));
+    }
+    for (mode, send, receive) in modes {
+        let label = format!("{label} {mode}");
+        let (enc, mut s) = none(&format!("{label}: setup_sender"), || {
+            suite.setup_sender(&mut rng, &pk, INFO, send).unwrap()
+        });
+        let mut r = none(&format!("{label}: setup_receiver"), || {
+            suite
+                .setup_receiver(enc.as_bytes(), &sk, INFO, receive)
+                .unwrap()
+        });
+        // Key bytes are parsed on the stack.
+        let (enc2, mut s2) = none(&format!("{label}: setup_sender, key bytes"), || {
+            suite
+                .setup_sender(&mut rng, &pk_bytes[..], INFO, send)
+                .unwrap()
+        });
+        let mut r2 = none(&format!("{label}: setup_receiver, key bytes"), || {
+            suite
+                .setup_receiver(enc2.as_bytes(), &sk_bytes[..], INFO, receive)
+                .unwrap()
+        });
+        let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+        none(&format!("{label}: runtime export"), || {
+            s.export(b"ctx", &mut a).unwrap();
+            r.export(b"ctx", &mut b).unwrap();
+        });
+        assert_eq!(a, b);
+        if !suite.supports_seal() {
+            continue;
+        }
+        let mut buf = PT.to_vec();
+        let tag = none(&format!("{label}: runtime seal_in_place_detached"), || {
+            s.seal_in_place_detached(AAD, &mut buf).unwrap()
+        });
+        none(&format!("{label}: runtime open_in_place_detached"), || {
+            r.open_in_place_detached(AAD, &mut buf, &tag).unwrap()
+        });
+        let (mut ct, mut out) = (vec![0u8; PT.len() + 16], vec![0u8; PT.len()]);
+        none(&format!("{label}: runtime seal_into / open_into"), || {
+            s2.seal_into(AAD, PT, &mut ct).unwrap();
+            r2.open_into(AAD, &ct, &mut out).unwrap()
+        });
+        assert_eq!((&buf[..], &out[..]), (PT, PT));
+    }
+}
+
+#[test]
+fn runtime_contexts_and_keys() {
+    runtime(0x0020, 0x0001, 0x0003); // X25519, HKDF-SHA256, ChaCha20-Poly1305
+    runtime(0x0010, 0x0003, 0x0002); // P-256, HKDF-SHA512, AES-256-GCM
+    runtime(0x0021, 0x0012, 0x0001); // X448, TurboSHAKE128
+    runtime(0x0041, 0x0011, 0x0001); // ML-KEM-768, SHAKE256
+    runtime(0x647a, 0x0001, 0x0001); // X-Wing
+    runtime(0x0051, 0x0002, 0xffff); // MLKEM1024-P384, ExportOnly
+}

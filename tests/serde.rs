@@ -35,6 +35,35 @@ fn round_trip<K: Kem>() {
     assert!(serde_json::from_str::<PrivateKey<K>>("17").is_err());
     let too_long = format!("\"{}\"", "00".repeat(5000));
     assert!(serde_json::from_str::<PublicKey<K>>(&too_long).is_err());
+
+    // Runtime keys serialize exactly as the typed ones, and come back through their suite.
+    let suite = typed_hpke::suite::Suite::new(K::ID, 0x0001, 0x0001).unwrap();
+    let (rt_sk, rt_pk) = (
+        typed_hpke::suite::PrivateKey::from(sk.clone()),
+        typed_hpke::suite::PublicKey::from(pk.clone()),
+    );
+    assert_eq!(serde_json::to_string(&rt_sk).unwrap(), sk_json);
+    assert_eq!(serde_json::to_string(&rt_pk).unwrap(), pk_json);
+    let mut de = serde_json::Deserializer::from_str(&sk_json);
+    assert_eq!(suite.deserialize_private_key(&mut de).unwrap(), rt_sk);
+    let mut de = serde_json::Deserializer::from_str(&pk_json);
+    assert_eq!(suite.deserialize_public_key(&mut de).unwrap(), rt_pk);
+    let mut de = serde_json::Deserializer::from_str("\"00\"");
+    assert!(suite.deserialize_public_key(&mut de).is_err());
+    // A key of another KEM, by length, is refused.
+    let other =
+        typed_hpke::suite::Suite::new(if K::ID == 0x0020 { 0x0010 } else { 0x0020 }, 1, 1).unwrap();
+    let mut de = serde_json::Deserializer::from_str(&pk_json);
+    assert!(other.deserialize_public_key(&mut de).is_err());
+    // The runtime `enc` too.
+    let (rt_enc, _) = suite
+        .setup_sender(&mut rng, &rt_pk, b"", typed_hpke::suite::SenderMode::Base)
+        .unwrap();
+    let typed_enc = EncappedKey::<K>::from_bytes(rt_enc.as_bytes()).unwrap();
+    assert_eq!(
+        serde_json::to_string(&rt_enc).unwrap(),
+        serde_json::to_string(&typed_enc).unwrap()
+    );
 }
 
 #[test]

@@ -433,3 +433,172 @@ fn malformed_keys_are_errors_not_panics() {
         Err(Error::InvalidEncappedKey)
     );
 }
+
+/// A runtime context is an enum over the typed states, not a box: it costs the largest typed
+/// context (the AEAD and KDF with the biggest keyed states) plus the suite ids and enum tags.
+#[test]
+fn runtime_context_sizes() {
+    use std::mem::size_of;
+    type X = DhKemX25519HkdfSha256;
+    fn typed<F: Kdf, A: typed_hpke::aead::Aead>() -> usize {
+        size_of::<typed_hpke::SenderContext<X, F, A>>()
+            .max(size_of::<typed_hpke::ReceiverContext<X, F, A>>())
+    }
+    fn kdfs<A: typed_hpke::aead::Aead>() -> usize {
+        [
+            typed::<HkdfSha256, A>(),
+            typed::<HkdfSha384, A>(),
+            typed::<HkdfSha512, A>(),
+            typed::<Shake128, A>(),
+            typed::<Shake256, A>(),
+            typed::<TurboShake128, A>(),
+            typed::<TurboShake256, A>(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap()
+    }
+    let largest_typed = kdfs::<Aes128Gcm>()
+        .max(kdfs::<Aes256Gcm>())
+        .max(kdfs::<ChaCha20Poly1305>())
+        .max(kdfs::<ExportOnly>());
+    for (what, size) in [
+        ("SenderContext", size_of::<suite::SenderContext>()),
+        ("ReceiverContext", size_of::<suite::ReceiverContext>()),
+    ] {
+        println!("suite::{what}: {size} bytes; largest typed context {largest_typed} bytes");
+        assert!(size >= largest_typed, "{what}");
+        assert!(
+            size <= largest_typed + 64,
+            "{what}: {size} > {largest_typed} + 64"
+        );
+    }
+    // `enc` inline: the longest Nenc plus its length.
+    assert!(size_of::<suite::EncappedKey>() <= suite::MAX_ENC_LEN + 16);
+    assert_eq!(
+        suite::MAX_ENC_LEN,
+        Suite::new(0x0051, 1, 1).unwrap().lengths().enc
+    );
+}
+
+/// Keys of another KEM, keys of the wrong length and garbage are errors wherever a runtime key
+/// or key bytes go in.
+#[test]
+fn wrong_kem_and_garbage_keys_are_errors() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let x25519 = Suite::new(0x0020, 0x0001, 0x0001).unwrap();
+    let p256 = Suite::new(0x0010, 0x0001, 0x0001).unwrap();
+    let mlkem = Suite::new(0x0041, 0x0001, 0x0001).unwrap();
+    let (x_sk, x_pk) = x25519.generate_key_pair(&mut rng).unwrap();
+    let (p_sk, p_pk) = p256.generate_key_pair(&mut rng).unwrap();
+    let (m_sk, m_pk) = mlkem.generate_key_pair(&mut rng).unwrap();
+    let (enc, _) = p256
+        .setup_sender(&mut rng, &p_pk, INFO, SenderMode::Base)
+        .unwrap();
+    let enc = enc.as_bytes();
+
+    // A parsed key of another KEM.
+    for (suite, pk) in [(&p256, &x_pk), (&x25519, &m_pk), (&mlkem, &p_pk)] {
+        assert_eq!(
+            suite
+                .setup_sender(&mut rng, pk, INFO, SenderMode::Base)
+                .map(|_| ()),
+            Err(Error::InvalidPublicKey)
+        );
+        assert_eq!(
+            suite
+                .seal(&mut rng, pk, INFO, AAD, PT, SenderMode::Base)
+                .map(|_| ()),
+            Err(Error::InvalidPublicKey)
+        );
+    }
+    for (suite, sk) in [(&p256, &x_sk), (&x25519, &m_sk), (&mlkem, &p_sk)] {
+        let enc = vec![0u8; suite.lengths().enc];
+        assert_eq!(
+            suite
+                .setup_receiver(&enc, sk, INFO, ReceiverMode::Base)
+                .map(|_| ()),
+            Err(Error::InvalidPrivateKey)
+        );
+        assert_eq!(
+            suite.receive_export(&enc, sk, INFO, b"", &mut [0; 8], ReceiverMode::Base),
+            Err(Error::InvalidPrivateKey)
+        );
+    }
+    // The sender's key in the auth modes, of another KEM.
+    assert_eq!(
+        p256.setup_sender(&mut rng, &p_pk, INFO, SenderMode::Auth(&x_sk))
+            .map(|_| ()),
+        Err(Error::InvalidPrivateKey)
+    );
+    assert_eq!(
+        p256.setup_receiver(enc, &p_sk, INFO, ReceiverMode::Auth(&x_pk))
+            .map(|_| ()),
+        Err(Error::InvalidPublicKey)
+    );
+    // ... and on a KEM with no auth mode at all, whatever the key.
+    assert_eq!(
+        mlkem
+            .setup_sender(&mut rng, &m_pk, INFO, SenderMode::Auth(&m_sk))
+            .map(|_| ()),
+        Err(Error::UnsupportedOperation)
+    );
+
+    // Bytes: wrong lengths and garbage, for every KEM.
+    for kem in [
+        0x0010u16, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051,
+        0x647a,
+    ] {
+        let suite = Suite::new(kem, 0x0001, 0x0001).unwrap();
+        let l = suite.lengths();
+        for len in [0, 1, l.private_key - 1, l.private_key + 1] {
+            assert_eq!(
+                suite.private_key_from_bytes(&vec![0x42; len]).map(|_| ()),
+                Err(Error::InvalidPrivateKey),
+                "{kem:#06x} private key of {len} bytes"
+            );
+        }
+        for len in [0, 1, l.public_key - 1, l.public_key + 1] {
+            assert_eq!(
+                suite.public_key_from_bytes(&vec![0x42; len]).map(|_| ()),
+                Err(Error::InvalidPublicKey),
+                "{kem:#06x} public key of {len} bytes"
+            );
+        }
+        // Garbage of the right length: a point off the curve, an ML-KEM key whose
+        // coefficients are not reduced. (X25519, X448 and the X-Wing seed accept any bytes.)
+        if matches!(kem, 0x0010..=0x0016 | 0x0040..=0x0042 | 0x0050 | 0x0051) {
+            assert_eq!(
+                suite
+                    .public_key_from_bytes(&vec![0xff; l.public_key])
+                    .map(|_| ()),
+                Err(Error::InvalidPublicKey),
+                "{kem:#06x}"
+            );
+        }
+        let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+        assert_eq!(
+            suite
+                .setup_receiver(&vec![0; l.enc + 1], &sk, INFO, ReceiverMode::Base)
+                .map(|_| ()),
+            Err(Error::InvalidEncappedKey),
+            "{kem:#06x}"
+        );
+        let (enc, mut s) = suite
+            .setup_sender(&mut rng, &pk, INFO, SenderMode::Base)
+            .unwrap();
+        let mut r = suite
+            .setup_receiver(enc.as_bytes(), &sk, INFO, ReceiverMode::Base)
+            .unwrap();
+        let mut buf = *b"message";
+        let tag = s.seal_in_place_detached(AAD, &mut buf).unwrap();
+        assert_eq!(
+            r.open_in_place_detached(AAD, &mut buf, &tag[..15]),
+            Err(Error::InvalidLength)
+        );
+        assert_eq!(r.open_into(AAD, &[0; 15], &mut [0; 8]), Err(Error::Open));
+        assert_eq!(r.sequence_number(), 0);
+        r.open_in_place_detached(AAD, &mut buf, &tag).unwrap();
+        assert_eq!(&buf, b"message");
+    }
+}

@@ -328,6 +328,33 @@ impl typed_hpke::rand_core::TryRng for Zeros {
 
 impl typed_hpke::rand_core::TryCryptoRng for Zeros {}
 
+/// A deterministic generator that does not repeat (SplitMix64): rejection sampling (P-521
+/// scalars) never ends on a constant stream like `Zeros`'.
+pub struct Counter(pub u64);
+
+impl typed_hpke::rand_core::TryRng for Counter {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.try_next_u64()? as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Ok(z ^ (z >> 31))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let v = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl typed_hpke::rand_core::TryCryptoRng for Counter {}
+
 /// `key_schedule`: arbitrary mode byte, psk, psk_id, info and shared secret, for a two-stage
 /// and a one-stage KDF. Invalid combinations are errors, never panics.
 pub fn key_schedule(data: &[u8]) {
@@ -386,4 +413,106 @@ pub fn export<F: Kdf, A: Aead>(data: &[u8]) {
             }
         }
     }
+}
+
+/// Every `kem_id` the crate has, for `suite` to pick from.
+const KEM_IDS: [u16; 12] = [
+    0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051, 0x647a,
+];
+
+/// A runtime key pair per `kem_id` (recipient, sender), derived once per process.
+fn runtime_keys(
+    suite: &typed_hpke::suite::Suite,
+) -> &'static [(typed_hpke::suite::PrivateKey, typed_hpke::suite::PublicKey); 2] {
+    type Pair = (typed_hpke::suite::PrivateKey, typed_hpke::suite::PublicKey);
+    static CACHE: OnceLock<Mutex<HashMap<u16, &'static [Pair; 2]>>> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
+    cache.entry(suite.kem_id()).or_insert_with(|| {
+        let r = suite
+            .derive_key_pair(b"typed-hpke fuzz recipient")
+            .expect("derive");
+        let s = suite
+            .derive_key_pair(b"typed-hpke fuzz sender")
+            .expect("derive");
+        Box::leak(Box::new([r, s]))
+    })
+}
+
+/// `suite`: a `Suite` from arbitrary ids (raw, or picked from the known ones), then runtime
+/// keys parsed from arbitrary bytes, setup in an arbitrary mode, seal, open and export of
+/// arbitrary data, and an open of arbitrary `enc` and ciphertext. Everything unsupported or
+/// malformed is an `Err`; what the sender seals the receiver opens.
+pub fn suite(data: &[u8]) {
+    use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
+    let mut input = Input(data);
+    let how = input.byte();
+    let ids = if how & 0x80 != 0 {
+        (input.u16(), input.u16(), input.u16())
+    } else {
+        let kem = KEM_IDS[usize::from(input.byte()) % KEM_IDS.len()];
+        let kdf = [1, 2, 3, 0x10, 0x11, 0x12, 0x13][usize::from(input.byte()) % 7];
+        let aead = [1, 2, 3, 0xffff][usize::from(input.byte()) % 4];
+        (kem, kdf, aead)
+    };
+    let Ok(suite) = Suite::new(ids.0, ids.1, ids.2) else {
+        return;
+    };
+    // Arbitrary key bytes: whatever parses round-trips.
+    let key_bytes = input.slice();
+    if let Ok(sk) = suite.private_key_from_bytes(key_bytes) {
+        assert_eq!(&sk.to_bytes()[..], key_bytes);
+        assert_eq!(sk.kem_id(), suite.kem_id());
+    }
+    if let Ok(pk) = suite.public_key_from_bytes(key_bytes) {
+        assert_eq!(pk.as_bytes(), key_bytes);
+    }
+
+    let [(sk_r, pk_r), (sk_s, pk_s)] = runtime_keys(&suite);
+    let psk_bytes = input.slice();
+    let psk = Psk::new(psk_bytes, b"fuzz psk id");
+    let psk = psk.as_ref().ok();
+    let (send, receive) = match (how & 3, psk) {
+        (1, Some(psk)) => (SenderMode::Psk(psk), ReceiverMode::Psk(psk)),
+        (2, _) => (SenderMode::Auth(sk_s), ReceiverMode::Auth(pk_s)),
+        (3, Some(psk)) => (
+            SenderMode::AuthPsk(psk, sk_s),
+            ReceiverMode::AuthPsk(psk, pk_s),
+        ),
+        _ => (SenderMode::Base, ReceiverMode::Base),
+    };
+    let info = input.slice();
+    let aad = input.slice();
+    let export_len = usize::from(input.u16()) * 2;
+    let enc_bytes = input.slice();
+    let pt = input.rest();
+
+    // Arbitrary enc and ciphertext: an error or a plaintext, never a panic.
+    if let Ok(mut r) = suite.setup_receiver(enc_bytes, sk_r, info, receive) {
+        let _ = r.open(aad, pt);
+        let _ = r.export(info, &mut vec![0u8; export_len]);
+    }
+
+    let sender = suite.setup_sender(&mut Counter(u64::from(how)), pk_r, info, send);
+    let supports_auth = suite.supports_auth();
+    let Ok((enc, mut s)) = sender else {
+        assert!(
+            matches!(how & 3, 2 | 3) && !supports_auth,
+            "setup_sender failed"
+        );
+        return;
+    };
+    let mut r = suite
+        .setup_receiver(enc.as_bytes(), sk_r, info, receive)
+        .expect("setup_receiver of our own enc");
+    let (mut a, mut b) = (vec![0u8; export_len], vec![0u8; export_len]);
+    assert_eq!(s.export(aad, &mut a), r.export(aad, &mut b));
+    assert_eq!(a, b);
+    match s.seal(aad, pt) {
+        Ok(ct) => assert_eq!(r.open(aad, &ct).expect("open"), pt),
+        Err(e) => {
+            assert_eq!(e, typed_hpke::Error::UnsupportedOperation);
+            assert!(!suite.supports_seal());
+        }
+    }
+    assert_eq!(s.sequence_number(), r.sequence_number());
 }
