@@ -20,6 +20,10 @@
 //! The `limit` rows call libcrux-ml-kem bare, with the key already expanded the same way; the
 //! `libcrux packed key` rows call its packed API, which parses the key and samples the matrix
 //! on every call (the form typed-hpke does not use, measured here to show why).
+//!
+//! The `runtime/` rows compare typed-hpke with itself: the runtime API of `typed_hpke::suite`
+//! (in the typed-hpke column) against the typed `Hpke<K, F, A>` (the peer column), and
+//! `Suite::open` with a parsed key against key bytes.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -641,6 +645,205 @@ fn sha3_rows(config: &Config, out: &mut Vec<Verdict>) {
 }
 
 // =============================================================================================
+// The runtime API (`typed_hpke::suite`) against the typed API, same suite, same machine: the
+// cost of choosing the suite at run time. Here "typed-hpke" is the runtime path and the peer is
+// the typed `Hpke<K, F, A>`, so the ratio is runtime / typed. Then `Suite::open` with a key
+// parsed once against the same call with key bytes (parsed, and for ML-KEM expanded, per call).
+
+mod runtime {
+    use super::*;
+    use typed_hpke::aead::{Aes128Gcm, SealingAead};
+    use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
+
+    const TYPED_API: &str = "typed API (Hpke<K, F, A>)";
+    const AAD: &[u8] = b"paired bench aad";
+
+    fn rows<K: Kem, F: Kdf, A: SealingAead>(config: &Config, name: &str, out: &mut Vec<Verdict>) {
+        let suite = Suite::of::<K, F, A>();
+        let (sk, pk) = K::derive_key_pair(&IKM[..32]).unwrap();
+        let (rt_sk, rt_pk) = (
+            typed_hpke::suite::PrivateKey::from(sk.clone()),
+            typed_hpke::suite::PublicKey::from(pk.clone()),
+        );
+        // Both paths agree before anything is timed.
+        let (enc, mut typed_ctx) =
+            Hpke::<K, F, A>::setup_sender_base(&mut rng(), &pk, INFO).unwrap();
+        let (rt_enc, mut rt_ctx) = suite
+            .setup_sender(&mut rng(), &rt_pk, INFO, SenderMode::Base)
+            .unwrap();
+        assert_eq!(enc.as_bytes(), rt_enc.as_bytes());
+        let pt = [0x42u8; 1024];
+        let (mut a, mut b) = ([0u8; 1040], [0u8; 1040]);
+        typed_ctx.seal_into(AAD, &pt, &mut a).unwrap();
+        rt_ctx.seal_into(AAD, &pt, &mut b).unwrap();
+        assert_eq!(a, b);
+        let enc_bytes = enc.as_bytes().to_vec();
+
+        let (mut r1, mut r2) = (rng(), rng());
+        let (pk1, rt_pk1) = (pk.clone(), rt_pk.clone());
+        run(
+            config,
+            &format!("runtime/setup_sender_base/{name}"),
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(
+                            suite
+                                .setup_sender(
+                                    black_box(&mut r1),
+                                    black_box(&rt_pk1),
+                                    INFO,
+                                    SenderMode::Base,
+                                )
+                                .unwrap(),
+                        );
+                    }),
+                ),
+                (
+                    TYPED_API,
+                    Box::new(move || {
+                        black_box(
+                            Hpke::<K, F, A>::setup_sender_base(
+                                black_box(&mut r2),
+                                black_box(&pk1),
+                                INFO,
+                            )
+                            .unwrap(),
+                        );
+                    }),
+                ),
+            ],
+            out,
+        );
+        let (sk1, rt_sk1, e1, e2) = (
+            sk.clone(),
+            rt_sk.clone(),
+            enc_bytes.clone(),
+            enc_bytes.clone(),
+        );
+        run(
+            config,
+            &format!("runtime/setup_receiver_base/{name}"),
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(
+                            suite
+                                .setup_receiver(
+                                    black_box(&e1),
+                                    black_box(&rt_sk1),
+                                    INFO,
+                                    ReceiverMode::Base,
+                                )
+                                .unwrap(),
+                        );
+                    }),
+                ),
+                (
+                    TYPED_API,
+                    Box::new(move || {
+                        let enc = EncappedKey::<K>::from_bytes(black_box(&e2)).unwrap();
+                        black_box(
+                            Hpke::<K, F, A>::setup_receiver_base(&enc, black_box(&sk1), INFO)
+                                .unwrap(),
+                        );
+                    }),
+                ),
+            ],
+            out,
+        );
+        let (mut o1, mut o2) = ([0u8; 1040], [0u8; 1040]);
+        run(
+            config,
+            &format!("runtime/seal 1 KiB/{name}"),
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(rt_ctx.seal_into(AAD, black_box(&pt), &mut o1).unwrap());
+                    }),
+                ),
+                (
+                    TYPED_API,
+                    Box::new(move || {
+                        black_box(typed_ctx.seal_into(AAD, black_box(&pt), &mut o2).unwrap());
+                    }),
+                ),
+            ],
+            out,
+        );
+    }
+
+    /// `Suite::open` with a parsed runtime key against the same call with key bytes.
+    fn open_rows<K: Kem, F: Kdf>(config: &Config, name: &str, out: &mut Vec<Verdict>) {
+        let suite = Suite::of::<K, F, Aes128Gcm>();
+        let (sk, pk) = suite.derive_key_pair(&IKM[..32]).unwrap();
+        let sk_bytes = sk.to_bytes();
+        let (enc, ct) = suite
+            .seal(&mut rng(), &pk, INFO, AAD, &[0x42; 1024], SenderMode::Base)
+            .unwrap();
+        assert_eq!(
+            suite
+                .open(&enc, &sk, INFO, AAD, &ct, ReceiverMode::Base)
+                .unwrap(),
+            suite
+                .open(&enc, &sk_bytes[..], INFO, AAD, &ct, ReceiverMode::Base)
+                .unwrap()
+        );
+        let (e1, c1) = (enc.clone(), ct.clone());
+        run(
+            config,
+            &format!("runtime/open 1 KiB, parsed key vs key bytes/{name}"),
+            vec![
+                (
+                    TYPED,
+                    Box::new(move || {
+                        black_box(
+                            suite
+                                .open(&e1, black_box(&sk), INFO, AAD, &c1, ReceiverMode::Base)
+                                .unwrap(),
+                        );
+                    }),
+                ),
+                (
+                    "Suite::open, key bytes",
+                    Box::new(move || {
+                        black_box(
+                            suite
+                                .open(
+                                    &enc,
+                                    black_box(&sk_bytes[..]),
+                                    INFO,
+                                    AAD,
+                                    &ct,
+                                    ReceiverMode::Base,
+                                )
+                                .unwrap(),
+                        );
+                    }),
+                ),
+            ],
+            out,
+        );
+    }
+
+    pub(super) fn all(config: &Config, out: &mut Vec<Verdict>) {
+        rows::<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>(
+            config,
+            "x25519-sha256-aes128gcm",
+            out,
+        );
+        rows::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(config, "p256-sha256-aes128gcm", out);
+        rows::<MlKem768, HkdfSha256, Aes128Gcm>(config, "mlkem768-sha256-aes128gcm", out);
+        rows::<XWing, HkdfSha256, Aes128Gcm>(config, "xwing-sha256-aes128gcm", out);
+        open_rows::<MlKem768, HkdfSha256>(config, "mlkem768-sha256-aes128gcm", out);
+        open_rows::<XWing, HkdfSha256>(config, "xwing-sha256-aes128gcm", out);
+    }
+}
+
+// =============================================================================================
 
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
@@ -800,6 +1003,7 @@ fn main() {
     sha3_rows(&config, &mut out);
     limit::ml_kem_768(&config, &mut out);
     limit::ml_kem_1024(&config, &mut out);
+    runtime::all(&config, &mut out);
 
     let end_load = load();
     let mut md = String::new();

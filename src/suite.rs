@@ -1,18 +1,60 @@
 //! Runtime suite selection: from the `kem_id`, `kdf_id` and `aead_id` a protocol carries on
-//! the wire (an ECH config, an OHTTP key configuration, an MLS cipher suite) to the typed API.
+//! the wire (an ECH config, an OHTTP key configuration, an MLS cipher suite) to HPKE.
 //!
 //! [`Suite::new`] checks the three ids once. Then either
-//! - hand a *visitor* to [`Suite::visit`] (or its sealing / auth variants): its one generic
-//!   method runs as `visit::<K, F, A>()` with the suite's types, so everything inside is the
-//!   typed API, monomorphised, with no trait objects; or
-//! - call the byte-slice conveniences ([`Suite::seal`], [`Suite::open`],
-//!   [`Suite::send_export`], [`Suite::receive_export`], [`Suite::derive_key_pair`], ...), which
-//!   are such visitors.
+//! - use the runtime API, which mirrors the typed one: keys parsed once
+//!   ([`Suite::private_key_from_bytes`], [`Suite::public_key_from_bytes`],
+//!   [`Suite::generate_key_pair`], [`Suite::derive_key_pair`]), contexts in every mode
+//!   ([`Suite::setup_sender`], [`Suite::setup_receiver`] give a [`SenderContext`] /
+//!   [`ReceiverContext`]), and the single-shot [`Suite::seal`], [`Suite::open`],
+//!   [`Suite::send_export`], [`Suite::receive_export`]. The contexts are enums over the typed
+//!   states, not boxes: `no_std` without `alloc` has them, and each operation is one `match`
+//!   from the typed code that does the work; or
+//! - hand a *visitor* to [`Suite::visit`]: its one generic method runs as
+//!   `visit::<K, F, A>()` with the suite's types, so everything inside is the typed API,
+//!   monomorphised, with no trait objects. One visitor serves every suite: `From` turns a
+//!   typed context of any AEAD (ExportOnly included) into a runtime one, whose seal is an
+//!   error only for ExportOnly. ([`Suite::visit_sealing`], [`Suite::visit_auth`] and
+//!   [`Suite::visit_auth_sealing`] remain for code that wants those bounds at compile time.)
 //!
 //! Operations a suite cannot do are errors, not panics: the auth modes on a KEM without
 //! authenticated encapsulation and sealing with ExportOnly return
 //! [`Error::UnsupportedOperation`]; unknown ids, or ids of algorithms this build leaves out,
-//! return [`Error::UnsupportedSuite`].
+//! return [`Error::UnsupportedSuite`]; a runtime key of another KEM is
+//! [`Error::InvalidPrivateKey`] / [`Error::InvalidPublicKey`].
+//!
+//! One visitor for every suite, here a sender that also reports its suite's `Nh`:
+//!
+//! ```
+//! # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
+//! use typed_hpke::hybrid_array::typenum::Unsigned;
+//! use typed_hpke::suite::{self, Suite, Visitor};
+//! use typed_hpke::{aead::Aead, kdf::Kdf, kem::Kem, Error, Hpke, OsRng, PublicKey};
+//!
+//! struct Sender<'a>(&'a [u8]);
+//! impl Visitor for Sender<'_> {
+//!     type Output = Result<(Vec<u8>, suite::SenderContext, usize), Error>;
+//!     fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
+//!         let pk = PublicKey::<K>::from_bytes(self.0)?;
+//!         let (enc, ctx) = Hpke::<K, F, A>::setup_sender_base(&mut OsRng::default(), &pk, b"info")?;
+//!         Ok((enc.as_bytes().to_vec(), ctx.into(), F::Nh::USIZE))
+//!     }
+//! }
+//!
+//! for aead in [0x0003, 0xffff] {
+//!     let suite = Suite::new(0x0020, 0x0001, aead)?;
+//!     let (_, pk) = suite.generate_key_pair(&mut OsRng::default())?;
+//!     let (_enc, mut ctx, nh) = suite.visit(Sender(pk.as_bytes()))??;
+//!     assert_eq!(nh, 32);
+//!     let sealed = ctx.seal(b"", b"hello");
+//!     assert_eq!(sealed.is_ok(), suite.supports_seal()); // ExportOnly: UnsupportedOperation
+//!     ctx.export(b"context", &mut [0u8; 32])?;
+//! }
+//! # }
+//! # Ok::<(), typed_hpke::Error>(())
+//! ```
+//!
+//! The byte-slice conveniences:
 //!
 //! ```
 //! # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
