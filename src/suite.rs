@@ -739,12 +739,7 @@ impl Suite {
 
     /// `suite_id` of the key schedule (RFC 9180 §5.1).
     pub(crate) fn hpke_suite_id(&self) -> [u8; 10] {
-        let (k, f, a) = (
-            self.kem.to_be_bytes(),
-            self.kdf.to_be_bytes(),
-            self.aead.to_be_bytes(),
-        );
-        [b'H', b'P', b'K', b'E', k[0], k[1], f[0], f[1], a[0], a[1]]
+        crate::key_schedule::suite_id(self.kem, self.kdf, self.aead)
     }
 
     #[cfg(feature = "alloc")]
