@@ -13,6 +13,10 @@
 //! `enc` the second time; the server opens it with the context it kept (§7.1.1). So the
 //! client holds a `suite::SenderContext` and the server a `suite::ReceiverContext` across the
 //! retry. The server parses each config's private key once (`suite::PrivateKey`).
+//!
+//! A rustls client does the client's half itself: give it `typed_hpke_rustls::
+//! ALL_SUPPORTED_SUITES` (`integrations/rustls`), whose tests run a real rustls client against
+//! a server doing what this example's server does.
 
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Error, OsRng};

@@ -343,7 +343,7 @@ impl Suite {
     }
 
     /// The suite of the typed API's `Hpke<K, F, A>`.
-    pub fn of<K: Kem, F: Kdf, A: Aead>() -> Self {
+    pub const fn of<K: Kem, F: Kdf, A: Aead>() -> Self {
         Self {
             kem: K::ID,
             kdf: F::ID,
@@ -352,17 +352,17 @@ impl Suite {
     }
 
     /// `kem_id`.
-    pub fn kem_id(&self) -> u16 {
+    pub const fn kem_id(&self) -> u16 {
         self.kem
     }
 
     /// `kdf_id`.
-    pub fn kdf_id(&self) -> u16 {
+    pub const fn kdf_id(&self) -> u16 {
         self.kdf
     }
 
     /// `aead_id`.
-    pub fn aead_id(&self) -> u16 {
+    pub const fn aead_id(&self) -> u16 {
         self.aead
     }
 
