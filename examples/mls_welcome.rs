@@ -5,6 +5,10 @@
 //! GroupSecrets)`: a Base-mode single-shot seal with
 //! `info = EncryptContext { label = "MLS 1.0 Welcome", context = encrypted_group_info }` and
 //! empty aad (§5.1.3). The MLS cipher suite on the wire picks the HPKE suite at run time.
+//!
+//! With OpenMLS, none of this is written by hand: `typed_hpke_openmls::OpenMlsTypedHpke`
+//! (`integrations/openmls`) is an OpenMLS provider whose HPKE is this crate, and its tests run
+//! whole group lifecycles, Welcomes included, beside OpenMLS' stock provider.
 
 use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Error, OsRng};
