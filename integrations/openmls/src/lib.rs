@@ -131,6 +131,16 @@ fn receiver_error(e: typed_hpke::Error, otherwise: CryptoError) -> CryptoError {
     }
 }
 
+/// The buffer for an export of `len` bytes. No KDF exports more than 2^16 - 1 bytes (`L` is
+/// encoded in two bytes, RFC 9180 §5.3 and draft-ietf-hpke-hpke), so a longer request is an
+/// error before anything is allocated, rather than an allocation that could abort.
+fn export_buffer(len: usize) -> Result<Vec<u8>, CryptoError> {
+    if len > usize::from(u16::MAX) {
+        return Err(CryptoError::ExporterError);
+    }
+    Ok(vec![0; len])
+}
+
 impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
     /// `ciphersuite` if `C` supports it and typed-hpke serves its HPKE configuration.
     fn supports(&self, ciphersuite: Ciphersuite) -> Result<(), CryptoError> {
@@ -275,7 +285,7 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
         exporter_length: usize,
     ) -> Result<(KemOutput, ExporterSecret), CryptoError> {
         // SendExport(pkR, info, exporter_context, L) (RFC 9180 §6.2)
-        let mut secret = vec![0; exporter_length];
+        let mut secret = export_buffer(exporter_length)?;
         let enc = suite(&config)?
             .send_export(
                 &mut OsRng::default(),
@@ -299,7 +309,7 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
         exporter_length: usize,
     ) -> Result<ExporterSecret, CryptoError> {
         // ReceiveExport(enc, skR, info, exporter_context, L) (RFC 9180 §6.2)
-        let mut secret = vec![0; exporter_length];
+        let mut secret = export_buffer(exporter_length)?;
         suite(&config)?
             .receive_export(
                 enc,

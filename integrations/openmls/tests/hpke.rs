@@ -246,13 +246,29 @@ fn bad_bytes_are_errors() {
                 .unwrap_err(),
             CryptoError::HpkeDecryptionError
         );
-        // More than 255 * Nh bytes of export (RFC 9180 §5.3).
-        assert_eq!(
-            crypto
-                .hpke_setup_sender_and_export(copy(&config), &keys.public, b"", b"", 255 * 64 + 1)
-                .unwrap_err(),
-            CryptoError::ExporterError
-        );
+        // More than 255 * Nh bytes of export (RFC 9180 §5.3), and a length no allocation
+        // could hold.
+        for len in [255 * 64 + 1, usize::MAX] {
+            assert_eq!(
+                crypto
+                    .hpke_setup_sender_and_export(copy(&config), &keys.public, b"", b"", len)
+                    .unwrap_err(),
+                CryptoError::ExporterError
+            );
+            assert_eq!(
+                crypto
+                    .hpke_setup_receiver_and_export(
+                        copy(&config),
+                        ct.kem_output.as_slice(),
+                        &keys.private,
+                        b"",
+                        b"",
+                        len
+                    )
+                    .unwrap_err(),
+                CryptoError::ExporterError
+            );
+        }
     }
     // ExportOnly cannot seal, but exports.
     let config = HpkeConfig(
