@@ -332,9 +332,9 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
         // MLS calls on path secrets (RFC 9420 §7.4) and init and encryption keys.
         let suite = suite(&config)?;
         let derived = match (self.pq_key_derivation, suite.kem_id()) {
-            (PqKeyDerivation::HpkeRs07, kem @ (X_WING | ML_KEM_768 | ML_KEM_1024)) => {
+            (PqKeyDerivation::HpkeRs07, X_WING | ML_KEM_768 | ML_KEM_1024) => {
                 // seed = SHAKE256(ikm, Nsk): the private key is the seed.
-                let mut seed = Zeroizing::new(vec![0; if kem == X_WING { 32 } else { 64 }]);
+                let mut seed = Zeroizing::new(vec![0; suite.lengths().private_key]);
                 let mut xof = Shake256::default();
                 xof.update(ikm);
                 xof.finalize_xof().read(&mut seed);
