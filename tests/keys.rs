@@ -86,3 +86,58 @@ fn sizes_are_fixed_and_small() {
     let aes = size_of::<typed_hpke::SenderContext<X, HkdfSha256, Aes128Gcm>>();
     assert!(chacha < aes, "{chacha} {aes}");
 }
+
+/// A generator that hands out scripted blocks, one per `fill_bytes`, and counts the calls.
+struct Script {
+    blocks: Vec<Vec<u8>>,
+    calls: usize,
+}
+
+impl rand_chacha::rand_core::TryRng for Script {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        unreachable!("the Weierstrass curves draw whole scalars with fill_bytes")
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        unreachable!("the Weierstrass curves draw whole scalars with fill_bytes")
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        let block = &self.blocks[self.calls];
+        assert_eq!(dst.len(), block.len(), "a candidate is Nsk bytes");
+        dst.copy_from_slice(block);
+        self.calls += 1;
+        Ok(())
+    }
+}
+
+impl rand_chacha::rand_core::TryCryptoRng for Script {}
+
+/// GenerateKeyPair on the Weierstrass curves samples Nsk bytes, masks the top byte as
+/// DeriveKeyPair's §7.1.3 candidates are masked (0x01 for P-521), and rejects zero and values
+/// at or above the order: the first block here is rejected, the second accepted as masked.
+#[test]
+fn weierstrass_generation_masks_and_rejects() {
+    fn run<K: Kem>(blocks: Vec<Vec<u8>>) -> (Vec<u8>, usize) {
+        let mut rng = Script { blocks, calls: 0 };
+        let (sk, pk) = K::generate(&mut rng);
+        assert_eq!(sk.public_key(), pk);
+        (sk.to_bytes().to_vec(), rng.calls)
+    }
+    let scalar = |len: usize, last: u8| {
+        let mut s = vec![0u8; len];
+        s[len - 1] = last;
+        s
+    };
+    // P-256: all-ones is above the order; 7 is taken.
+    let (sk, calls) = run::<DhKemP256HkdfSha256>(vec![vec![0xff; 32], scalar(32, 7)]);
+    assert_eq!((sk, calls), (scalar(32, 7), 2));
+    // secp256k1: zero is rejected.
+    let (sk, calls) = run::<DhKemSecp256k1HkdfSha256>(vec![vec![0; 32], scalar(32, 9)]);
+    assert_eq!((sk, calls), (scalar(32, 9), 2));
+    // P-521: all-ones masks to 2^521 - 1, above the order; a top byte of 0xfe masks to zero,
+    // so the second block is the scalar 5 (unmasked it would be far above the order).
+    let mut masked = scalar(66, 5);
+    masked[0] = 0xfe;
+    let (sk, calls) = run::<DhKemP521HkdfSha512>(vec![vec![0xff; 66], masked]);
+    assert_eq!((sk, calls), (scalar(66, 5), 2));
+}
