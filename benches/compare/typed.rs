@@ -1,0 +1,367 @@
+//! typed-hpke: the fixtures (its outputs, which every peer's are checked against), its typed
+//! API (the subject of every ratio), and its runtime API (`typed_hpke::suite`) as a peer.
+
+use std::hint::black_box;
+
+use rand_chacha::ChaCha20Rng;
+use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::SealingAead;
+use typed_hpke::hybrid_array::typenum::Unsigned;
+use typed_hpke::kdf::Kdf;
+use typed_hpke::kem::{AuthKem, Kem, SharedSecret};
+use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
+use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext};
+use typed_hpke::{SenderContext, kem};
+
+use crate::driver::{
+    AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
+};
+
+pub const RUNTIME: &str = "typed-hpke runtime";
+
+/// A sender's encapsulation and context.
+type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
+
+pub fn rng() -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(0x5eed)
+}
+
+fn psk() -> Psk<'static> {
+    Psk::new(PSK, PSK_ID).unwrap()
+}
+
+/// The four modes over one KEM; the authenticated ones are errors unless the KEM has them.
+pub trait Modes: Kem {
+    const AUTH: bool = false;
+
+    fn sender<F: Kdf, A: SealingAead>(
+        mode: Mode,
+        rng: &mut ChaCha20Rng,
+        pk: &PublicKey<Self>,
+        sk_s: &PrivateKey<Self>,
+    ) -> Result<Sender<Self, F, A>, Error> {
+        match mode {
+            Mode::Base => Hpke::<Self, F, A>::setup_sender_base(rng, pk, INFO),
+            Mode::Psk => Hpke::<Self, F, A>::setup_sender_psk(rng, pk, INFO, &psk()),
+            _ => Self::auth_sender(mode, rng, pk, sk_s),
+        }
+    }
+
+    fn receiver<F: Kdf, A: SealingAead>(
+        mode: Mode,
+        enc: &EncappedKey<Self>,
+        sk: &PrivateKey<Self>,
+        pk_s: &PublicKey<Self>,
+    ) -> Result<ReceiverContext<Self, F, A>, Error> {
+        match mode {
+            Mode::Base => Hpke::<Self, F, A>::setup_receiver_base(enc, sk, INFO),
+            Mode::Psk => Hpke::<Self, F, A>::setup_receiver_psk(enc, sk, INFO, &psk()),
+            _ => Self::auth_receiver(mode, enc, sk, pk_s),
+        }
+    }
+
+    fn auth_sender<F: Kdf, A: SealingAead>(
+        _: Mode,
+        _: &mut ChaCha20Rng,
+        _: &PublicKey<Self>,
+        _: &PrivateKey<Self>,
+    ) -> Result<Sender<Self, F, A>, Error> {
+        Err(Error::UnsupportedOperation)
+    }
+
+    fn auth_receiver<F: Kdf, A: SealingAead>(
+        _: Mode,
+        _: &EncappedKey<Self>,
+        _: &PrivateKey<Self>,
+        _: &PublicKey<Self>,
+    ) -> Result<ReceiverContext<Self, F, A>, Error> {
+        Err(Error::UnsupportedOperation)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn kem_auth_encap(
+        _: &mut ChaCha20Rng,
+        _: &PublicKey<Self>,
+        _: &PrivateKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+        Err(Error::UnsupportedOperation)
+    }
+
+    fn kem_auth_decap(
+        _: &EncappedKey<Self>,
+        _: &PrivateKey<Self>,
+        _: &PublicKey<Self>,
+    ) -> Result<SharedSecret<Self>, Error> {
+        Err(Error::UnsupportedOperation)
+    }
+}
+
+macro_rules! auth_modes {
+    ($($k:ty),*) => {$(
+        impl Modes for $k {
+            const AUTH: bool = true;
+
+            fn auth_sender<F: Kdf, A: SealingAead>(
+                mode: Mode, rng: &mut ChaCha20Rng, pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
+            ) -> Result<Sender<Self, F, A>, Error> {
+                if mode == Mode::Auth {
+                    Hpke::<Self, F, A>::setup_sender_auth(rng, pk, INFO, sk_s)
+                } else {
+                    Hpke::<Self, F, A>::setup_sender_auth_psk(rng, pk, INFO, &psk(), sk_s)
+                }
+            }
+
+            fn auth_receiver<F: Kdf, A: SealingAead>(
+                mode: Mode, enc: &EncappedKey<Self>, sk: &PrivateKey<Self>, pk_s: &PublicKey<Self>,
+            ) -> Result<ReceiverContext<Self, F, A>, Error> {
+                if mode == Mode::Auth {
+                    Hpke::<Self, F, A>::setup_receiver_auth(enc, sk, INFO, pk_s)
+                } else {
+                    Hpke::<Self, F, A>::setup_receiver_auth_psk(enc, sk, INFO, &psk(), pk_s)
+                }
+            }
+
+            fn kem_auth_encap(
+                rng: &mut ChaCha20Rng, pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
+            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+                <Self as AuthKem>::auth_encap(rng, pk, sk_s)
+            }
+
+            fn kem_auth_decap(
+                enc: &EncappedKey<Self>, sk: &PrivateKey<Self>, pk_s: &PublicKey<Self>,
+            ) -> Result<SharedSecret<Self>, Error> {
+                <Self as AuthKem>::auth_decap(enc, sk, pk_s)
+            }
+        }
+    )*};
+}
+
+auth_modes!(
+    kem::DhKemX25519HkdfSha256,
+    kem::DhKemX448HkdfSha512,
+    kem::DhKemP256HkdfSha256,
+    kem::DhKemP384HkdfSha384,
+    kem::DhKemP521HkdfSha512,
+    kem::DhKemSecp256k1HkdfSha256
+);
+impl Modes for kem::MlKem512 {}
+impl Modes for kem::MlKem768 {}
+impl Modes for kem::MlKem1024 {}
+impl Modes for kem::XWing {}
+impl Modes for kem::MlKem768P256 {}
+impl Modes for kem::MlKem1024P384 {}
+
+/// The recipient's and the sender's key pairs, derived from the row's inputs.
+#[allow(clippy::type_complexity)]
+fn keys<K: Kem>(row: &Row) -> ((PrivateKey<K>, PublicKey<K>), (PrivateKey<K>, PublicKey<K>)) {
+    let nsk = K::NSk::USIZE;
+    (
+        K::derive_key_pair(row.ikm(nsk, false)).unwrap(),
+        K::derive_key_pair(row.ikm(nsk, true)).unwrap(),
+    )
+}
+
+fn is_kem_row(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Generate | Op::DeriveKeyPair | Op::Encap | Op::Decap | Op::AuthEncap | Op::AuthDecap
+    )
+}
+
+/// typed-hpke's outputs for a row, and the checker every peer's outputs go through. `None` when
+/// the row's mode needs authentication the KEM lacks.
+pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
+    let mode = row.mode();
+    if mode.auth() && !K::AUTH {
+        return None;
+    }
+    let ((sk, pk), (sk_s, pk_s)) = keys::<K>(row);
+    let mut rng = rng();
+    let pt = vec![0x5a; row.message_len()];
+    let (enc, ss, export, ct) = if is_kem_row(row.op) {
+        let (ss, enc) = if mode.auth() {
+            K::kem_auth_encap(&mut rng, &pk, &sk_s).unwrap()
+        } else {
+            K::encap(&mut rng, &pk).unwrap()
+        };
+        (enc, ss.as_bytes().to_vec(), Vec::new(), Vec::new())
+    } else {
+        let (enc, mut ctx) = K::sender::<F, A>(mode, &mut rng, &pk, &sk_s).unwrap();
+        let mut export = vec![0u8; row.export_len()];
+        ctx.export(EXPORTER, &mut export).unwrap();
+        let ct = ctx.seal(AAD, &pt).unwrap();
+        (enc, Vec::new(), export, ct)
+    };
+    let check_pt = pt.clone();
+    let check_pk_s = pk_s.clone();
+    let check = move |check: Check<'_>| -> bool {
+        let parse = |enc: &[u8]| EncappedKey::<K>::from_bytes(enc).ok();
+        match check {
+            Check::Decap { enc, ss } => parse(enc).is_some_and(|enc| {
+                let ours = if mode.auth() {
+                    K::kem_auth_decap(&enc, &sk, &check_pk_s)
+                } else {
+                    K::decap(&enc, &sk)
+                };
+                ours.is_ok_and(|ours| ours.as_bytes() == ss)
+            }),
+            Check::Export { enc, export } => parse(enc).is_some_and(|enc| {
+                let mut ours = vec![0u8; export.len()];
+                K::receiver::<F, A>(mode, &enc, &sk, &check_pk_s)
+                    .and_then(|ctx| ctx.export(EXPORTER, &mut ours))
+                    .is_ok_and(|()| ours == export)
+            }),
+            Check::Open { enc, ct } => parse(enc).is_some_and(|enc| {
+                K::receiver::<F, A>(mode, &enc, &sk, &check_pk_s)
+                    .and_then(|mut ctx| ctx.open(AAD, ct))
+                    .is_ok_and(|opened| opened == check_pt)
+            }),
+        }
+    };
+    Some(Fixture {
+        nsk: K::NSk::USIZE,
+        pk_r: pk.as_bytes().to_vec(),
+        enc: enc.as_bytes().to_vec(),
+        ss,
+        export,
+        pt,
+        ct,
+        check: Box::new(check),
+    })
+}
+
+/// typed-hpke's job for a row.
+pub fn job<K: Modes, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option<Job> {
+    let mode = row.mode();
+    let ((sk, pk), (sk_s, pk_s)) = keys::<K>(row);
+    let enc = EncappedKey::<K>::from_bytes(&fix.enc).unwrap();
+    let mut rng = rng();
+    let pt = fix.pt.clone();
+    let ct = fix.ct.clone();
+    type H<K, F, A> = Hpke<K, F, A>;
+    Some(match row.op {
+        Op::Generate => timed(move || K::generate(&mut rng)),
+        Op::DeriveKeyPair => {
+            let ikm = row.ikm(fix.nsk, false);
+            timed(move || K::derive_key_pair(black_box(ikm)).unwrap())
+        }
+        Op::Encap => timed(move || K::encap(&mut rng, black_box(&pk)).unwrap()),
+        Op::Decap => timed(move || K::decap(black_box(&enc), black_box(&sk)).unwrap()),
+        Op::AuthEncap => timed(move || K::kem_auth_encap(&mut rng, black_box(&pk), &sk_s).unwrap()),
+        Op::AuthDecap => {
+            timed(move || K::kem_auth_decap(black_box(&enc), black_box(&sk), &pk_s).unwrap())
+        }
+        Op::SetupSender(_) => {
+            timed(move || K::sender::<F, A>(mode, &mut rng, black_box(&pk), &sk_s).unwrap())
+        }
+        Op::SetupReceiver(_) => timed(move || {
+            K::receiver::<F, A>(mode, black_box(&enc), black_box(&sk), &pk_s).unwrap()
+        }),
+        Op::Seal(_) => timed(move || {
+            H::<K, F, A>::seal_base(&mut rng, black_box(&pk), INFO, AAD, black_box(&pt)).unwrap()
+        }),
+        Op::Open(_) => timed(move || {
+            H::<K, F, A>::open_base(black_box(&enc), black_box(&sk), INFO, AAD, black_box(&ct))
+                .unwrap()
+        }),
+        Op::ContextSeal(_) => {
+            let (_, mut ctx) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
+            timed(move || ctx.seal(AAD, black_box(&pt)).unwrap())
+        }
+        Op::ContextOpen(_) => timed_with(
+            move |n| {
+                let (enc, mut s) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
+                let r = H::<K, F, A>::setup_receiver_base(&enc, &sk, INFO).unwrap();
+                let cts: Vec<Vec<u8>> = (0..n).map(|_| s.seal(AAD, &pt).unwrap()).collect();
+                (r, cts.into_iter())
+            },
+            |(r, cts)| r.open(AAD, black_box(&cts.next().unwrap())).unwrap(),
+        ),
+        Op::Export(n) => {
+            let (_, ctx) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
+            let mut out = vec![0u8; n];
+            timed(move || ctx.export(black_box(EXPORTER), &mut out).unwrap())
+        }
+    })
+}
+
+/// typed-hpke's runtime API (`typed_hpke::suite`): keys parsed once, the suite from its ids.
+/// Base-mode setup and the single-shot and context messages.
+pub fn runtime(row: &Row, fix: &Fixture) -> Option<Job> {
+    let suite = Suite::new(row.ids.0, row.ids.1, row.ids.2).ok()?;
+    let (sk, pk) = suite.derive_key_pair(row.ikm(fix.nsk, false)).unwrap();
+    let mut rng = rng();
+    let pt = fix.pt.clone();
+    let ct = fix.ct.clone();
+    let enc = fix.enc.clone();
+    let base = row.mode() == Mode::Base;
+    Some(match row.op {
+        Op::SetupSender(_) if base => {
+            let (their_enc, ctx) = suite
+                .setup_sender(&mut rng, &pk, INFO, SenderMode::Base)
+                .unwrap();
+            let mut export = [0u8; 32];
+            ctx.export(EXPORTER, &mut export).unwrap();
+            fix.expect(
+                RUNTIME,
+                row,
+                Check::Export {
+                    enc: their_enc.as_bytes(),
+                    export: &export,
+                },
+            );
+            timed(move || {
+                suite
+                    .setup_sender(&mut rng, black_box(&pk), INFO, SenderMode::Base)
+                    .unwrap()
+            })
+        }
+        Op::SetupReceiver(_) if base => timed(move || {
+            suite
+                .setup_receiver(
+                    black_box(&enc[..]),
+                    black_box(&sk),
+                    INFO,
+                    ReceiverMode::Base,
+                )
+                .unwrap()
+        }),
+        Op::Seal(_) => timed(move || {
+            suite
+                .seal(&mut rng, &pk, INFO, AAD, black_box(&pt), SenderMode::Base)
+                .unwrap()
+        }),
+        Op::Open(_) => {
+            let opened = suite
+                .open(&enc[..], &sk, INFO, AAD, &ct, ReceiverMode::Base)
+                .unwrap();
+            assert_eq!(opened, pt);
+            timed(move || {
+                suite
+                    .open(
+                        &enc[..],
+                        black_box(&sk),
+                        INFO,
+                        AAD,
+                        black_box(&ct),
+                        ReceiverMode::Base,
+                    )
+                    .unwrap()
+            })
+        }
+        Op::ContextSeal(_) => {
+            let (_, mut ctx) = suite
+                .setup_sender(&mut rng, &pk, INFO, SenderMode::Base)
+                .unwrap();
+            timed(move || ctx.seal(AAD, black_box(&pt)).unwrap())
+        }
+        _ => return None,
+    })
+}
+
+/// A runtime private key's bytes, for the limit's imports.
+pub fn private_key_bytes(row: &Row, nsk: usize) -> Vec<u8> {
+    let suite = Suite::new(row.ids.0, row.ids.1, row.ids.2).unwrap();
+    let (sk, _): (suite::PrivateKey, _) = suite.derive_key_pair(row.ikm(nsk, false)).unwrap();
+    sk.to_bytes().to_vec()
+}
