@@ -427,17 +427,19 @@ pub fn run(config: &Config, row: &str, mut jobs: Vec<(&'static str, Job)>) -> Ve
 // ---------------------------------------------------------------------------------------------
 // The machine.
 
+/// The value of the first `key: value` line of a `/proc` file whose key starts with `key`.
+fn proc_field(path: &str, key: &str) -> Option<String> {
+    std::fs::read_to_string(path).ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|v| v.trim().to_string())
+    })
+}
+
 /// The CPU model and the logical CPU count.
 pub fn machine() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
+    let model = proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown CPU".into());
     format!(
         "{model}, {} logical CPUs",
         std::thread::available_parallelism().map_or(0, |n| n.get())
@@ -454,15 +456,8 @@ pub fn load() -> String {
 /// The CPUs this process may run on, and whether that is one (a pinned core, as under
 /// `taskset -c N`).
 pub fn affinity() -> (String, bool) {
-    let list = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("Cpus_allowed_list"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into());
+    let list =
+        proc_field("/proc/self/status", "Cpus_allowed_list").unwrap_or_else(|| "unknown".into());
     let pinned = !list.contains(',') && !list.contains('-') && list != "unknown";
     (list, pinned)
 }
