@@ -9,24 +9,25 @@
 use crate::Error;
 use crate::aead::Aead;
 use crate::kdf::Kdf;
-use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, RecipientKey, SharedSecret};
 use crate::key_schedule::{Mode, key_schedule};
 use crate::psk::Psk;
-use crate::sealed::{AuthKemEngine as _, KemEngine as _, ScheduleObserver};
+use crate::sealed::ScheduleObserver;
 
 /// `Encap(pkR)` with its randomness fixed by `ikm_e`: for the DH-KEMs the ephemeral key pair is
 /// `DeriveKeyPair(ikm_e)` (RFC 9180 Appendix A); for ML-KEM `ikm_e` is the 32-byte `m` of
 /// `Encaps_internal`; for the hybrids it is `m` followed by the traditional group's
 /// `RandomScalar` seed (at most `Group.Nseed` bytes), as in the draft-ietf-hpke-pq vectors.
+/// `pk_r` is a [`PublicKey`] or a [`PreparedPublicKey`](crate::kem::PreparedPublicKey).
 ///
 /// # Errors
 /// [`Error::Encap`] if `ikm_e` has the wrong shape for the KEM or the DH output is unusable;
 /// [`Error::DeriveKeyPair`] as `DeriveKeyPair` gives it.
 pub fn encap_deterministic<K: Kem>(
     ikm_e: &[u8],
-    pk_r: &PublicKey<K>,
+    pk_r: &(impl RecipientKey<K> + ?Sized),
 ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
-    K::Engine::encap_deterministic(ikm_e, pk_r)
+    crate::kem::encap_deterministic_to(ikm_e, pk_r)
 }
 
 /// `AuthEncap(pkR, skS)` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
@@ -35,10 +36,10 @@ pub fn encap_deterministic<K: Kem>(
 /// As [`encap_deterministic`].
 pub fn auth_encap_deterministic<K: AuthKem>(
     ikm_e: &[u8],
-    pk_r: &PublicKey<K>,
+    pk_r: &(impl RecipientKey<K> + ?Sized),
     sk_s: &PrivateKey<K>,
 ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
-    K::AuthEngine::auth_encap_deterministic(ikm_e, pk_r, sk_s)
+    crate::kem::auth_encap_deterministic_to(ikm_e, pk_r, sk_s)
 }
 
 /// The values of one key schedule run (RFC 9180 §5.1), as the vector files print them.

@@ -17,7 +17,7 @@ use crate::Error;
 use crate::aead::{Aead, SealingAead, Tag};
 use crate::context::{ReceiverContext, SenderContext};
 use crate::kdf::Kdf;
-use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, RecipientKey, SharedSecret};
 use crate::key_schedule::{Mode, key_schedule};
 use crate::psk::Psk;
 
@@ -39,7 +39,7 @@ macro_rules! single_shot_export {
         /// As the setup function; [`Error::ExportTooLong`] if `out` exceeds the KDF's limit.
         pub fn $send_export<R: CryptoRng + ?Sized>(
             rng: &mut R,
-            pk_r: &PublicKey<K>,
+            pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             exporter_context: &[u8],
             out: &mut [u8],
@@ -84,7 +84,7 @@ macro_rules! single_shot_seal_open {
         #[cfg(feature = "alloc")]
         pub fn $seal<R: CryptoRng + ?Sized>(
             rng: &mut R,
-            pk_r: &PublicKey<K>,
+            pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             aad: &[u8],
             pt: &[u8],
@@ -118,7 +118,7 @@ macro_rules! single_shot_seal_open {
         /// As the setup function and [`SenderContext::seal_in_place_detached`].
         pub fn $seal_in_place<R: CryptoRng + ?Sized>(
             rng: &mut R,
-            pk_r: &PublicKey<K>,
+            pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             aad: &[u8],
             buffer: &mut [u8],
@@ -152,7 +152,7 @@ macro_rules! single_shot_seal_open {
         /// As the setup function and [`SenderContext::seal_into`].
         pub fn $seal_into<R: CryptoRng + ?Sized>(
             rng: &mut R,
-            pk_r: &PublicKey<K>,
+            pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             aad: &[u8],
             pt: &[u8],
@@ -227,10 +227,10 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     /// [`Error::Encap`] if encapsulation fails.
     pub fn setup_sender_base<R: CryptoRng + ?Sized>(
         rng: &mut R,
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Base, K::encap(rng, pk_r)?, info, None)
+        Self::sender(Mode::Base, crate::kem::encap_to(rng, pk_r)?, info, None)
     }
 
     /// `SetupBaseR(enc, skR, info)` (RFC 9180 §5.1.1).
@@ -251,11 +251,11 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     /// [`Error::Encap`] if encapsulation fails.
     pub fn setup_sender_psk<R: CryptoRng + ?Sized>(
         rng: &mut R,
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Psk, K::encap(rng, pk_r)?, info, Some(psk))
+        Self::sender(Mode::Psk, crate::kem::encap_to(rng, pk_r)?, info, Some(psk))
     }
 
     /// `SetupPSKR(enc, skR, info, psk, psk_id)` (RFC 9180 §5.1.2).
@@ -288,11 +288,11 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     /// [`Error::Encap`] if encapsulation fails.
     pub fn setup_sender_auth<R: CryptoRng + ?Sized>(
         rng: &mut R,
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Auth, K::auth_encap(rng, pk_r, sk_s)?, info, None)
+        Self::sender(Mode::Auth, crate::kem::auth_encap_to(rng, pk_r, sk_s)?, info, None)
     }
 
     /// `SetupAuthR(enc, skR, info, pkS)` (RFC 9180 §5.1.3).
@@ -314,14 +314,14 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     /// [`Error::Encap`] if encapsulation fails.
     pub fn setup_sender_auth_psk<R: CryptoRng + ?Sized>(
         rng: &mut R,
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::AuthPsk,
-            K::auth_encap(rng, pk_r, sk_s)?,
+            crate::kem::auth_encap_to(rng, pk_r, sk_s)?,
             info,
             Some(psk),
         )
@@ -393,7 +393,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     #[doc(hidden)]
     pub fn setup_sender_base_deterministic_for_testing_only(
         ikm_e: &[u8],
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
@@ -408,7 +408,7 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     #[doc(hidden)]
     pub fn setup_sender_psk_deterministic_for_testing_only(
         ikm_e: &[u8],
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
@@ -442,7 +442,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     #[doc(hidden)]
     pub fn setup_sender_auth_deterministic_for_testing_only(
         ikm_e: &[u8],
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
@@ -458,7 +458,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     #[doc(hidden)]
     pub fn setup_sender_auth_psk_deterministic_for_testing_only(
         ikm_e: &[u8],
-        pk_r: &PublicKey<K>,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
         sk_s: &PrivateKey<K>,

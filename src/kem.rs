@@ -49,6 +49,7 @@ macro_rules! runtime_keys {
 }
 
 mod dhkem;
+mod prepared;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 mod hybrid;
 #[cfg(feature = "secp256k1")]
@@ -67,6 +68,12 @@ mod x25519;
 mod x448;
 
 pub use self::dhkem::{DhGroup, DhKem};
+#[cfg(feature = "alloc")]
+pub use self::prepared::PreparedPublicKey;
+pub use self::prepared::RecipientKey;
+pub(crate) use self::prepared::{RecipientRef, auth_encap_to, encap_to};
+#[cfg(feature = "hazmat")]
+pub(crate) use self::prepared::{auth_encap_deterministic_to, encap_deterministic_to};
 #[cfg(all(feature = "pq", feature = "x25519"))]
 pub use self::hybrid::XWing;
 #[cfg(all(feature = "pq", feature = "nist"))]
@@ -105,6 +112,10 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     /// The public key's representation: its bytes beside its parsed form.
     #[doc(hidden)]
     type Pk: Clone;
+    /// What a [`PreparedPublicKey`] holds beside the public key: a table of multiples of the
+    /// recipient's point, or nothing for the KEMs without one.
+    #[doc(hidden)]
+    type Prepared: Clone;
 
     /// `GenerateKeyPair()`: a fresh random key pair.
     fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>);

@@ -33,11 +33,22 @@ pub trait Sealed {}
 
 /// A KEM's engine: key (de)serialization and deterministic encapsulation.
 pub trait KemEngine<K: Kem> {
+    /// The precomputation behind a [`PreparedPublicKey`](crate::kem::PreparedPublicKey).
+    fn prepare(pk: &K::Pk) -> K::Prepared;
+    /// The heap bytes `prepared` holds.
+    fn prepared_heap_size(prepared: &K::Prepared) -> usize;
+    /// `Encap(pkR)`, through `prepared` (made from `pk_r` by [`Self::prepare`]) when given.
+    fn encap_to<R: rand_core::CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
     /// `DeriveKeyPair(ikm_e)`; for the post-quantum KEMs, the raw encapsulation randomness).
     fn encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     fn sk_from_bytes(bytes: &[u8]) -> Result<K::Sk, Error>;
     fn sk_to_bytes(sk: &K::Sk) -> Zeroizing<Array<u8, K::NSk>>;
@@ -58,10 +69,18 @@ pub trait KemEngine<K: Kem> {
 
 /// An authenticated KEM's engine.
 pub trait AuthKemEngine<K: AuthKem> {
+    /// `AuthEncap(pkR, skS)`, through `prepared` when given.
+    fn auth_encap_to<R: rand_core::CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+        sk_s: &PrivateKey<K>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
     fn auth_encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
 }
@@ -174,6 +193,17 @@ pub trait DhEngine<G: crate::kem::DhGroup> {
     /// Montgomery curves, §7.1.4; not the identity for the Weierstrass curves), in constant
     /// time.
     fn dh(sk: &G::Scalar, pk: &G::Point, out: &mut Array<u8, G::NDh>) -> Choice;
+    /// A table of multiples of `pk` for [`Self::dh_prepared`].
+    fn prepare(pk: &G::Point) -> G::Table;
+    /// The heap bytes `table` holds.
+    fn table_heap_size(table: &G::Table) -> usize;
+    /// `DH(sk, pk)` as [`Self::dh`] computes it, through `table` (made from `pk`).
+    fn dh_prepared(
+        sk: &G::Scalar,
+        pk: &G::Point,
+        table: &G::Table,
+        out: &mut Array<u8, G::NDh>,
+    ) -> Choice;
 
     /// The key as a runtime [`crate::suite::PrivateKey`] holds it.
     fn into_runtime_sk(sk: PrivateKey<crate::kem::DhKem<G>>) -> crate::suite::AnySk;

@@ -252,6 +252,13 @@ macro_rules! any_keys {
                     $($(#[$cfg])* Self::$v(ref k) => k.as_bytes(),)*
                 }
             }
+
+            #[cfg(feature = "alloc")]
+            pub(crate) fn prepare(&self) -> crate::suite::keys::Prepared {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => crate::suite::keys::Prepared::new(k),)*
+                }
+            }
         }
       }
 
@@ -515,7 +522,7 @@ impl<'a> ReceiverMode<'a> {
 #[allow(unreachable_code, unused_variables)]
 mod visitors {
     use super::*;
-    use crate::suite::keys::{KeyArg, resolve_pk, resolve_sk};
+    use crate::suite::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
 
     pub(super) struct ParseSk<'a>(pub &'a [u8]);
     impl Visitor for ParseSk<'_> {
@@ -571,7 +578,8 @@ mod visitors {
     impl<R: CryptoRng + ?Sized> Visitor for SetupSender<'_, R> {
         type Output = Sender;
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Sender {
-            let pk_r = resolve_pk::<K>(self.pk_r)?;
+            let pk = resolve_pk::<K>(self.pk_r)?;
+            let pk_r = recipient(&pk, self.pk_r);
             sender(match self.psk {
                 None => Hpke::<K, F, A>::setup_sender_base(self.rng, &pk_r, self.info)?,
                 Some(psk) => Hpke::<K, F, A>::setup_sender_psk(self.rng, &pk_r, self.info, psk)?,
@@ -582,7 +590,8 @@ mod visitors {
     impl<R: CryptoRng + ?Sized> AuthVisitor for SetupSender<'_, R> {
         type Output = Sender;
         fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Sender {
-            let pk_r = resolve_pk::<K>(self.pk_r)?;
+            let pk = resolve_pk::<K>(self.pk_r)?;
+            let pk_r = recipient(&pk, self.pk_r);
             let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
             let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
             let (rng, info) = (self.rng, self.info);

@@ -14,6 +14,7 @@ use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use typed_hpke::kem::{
+    PreparedPublicKey, RecipientKey,
     AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
     DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768,
     MlKem768P256, MlKem1024, MlKem1024P384, XWing,
@@ -184,7 +185,7 @@ type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
 trait MaybeAuth: Kem {
     fn auth_encap(
         _ikm_e: &[u8],
-        _pk_r: &PublicKey<Self>,
+        _pk_r: &(impl RecipientKey<Self> + ?Sized),
         _sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         Err(Error::Encap)
@@ -234,7 +235,7 @@ macro_rules! with_auth {
         impl MaybeAuth for $k {
             fn auth_encap(
                 ikm_e: &[u8],
-                pk_r: &PublicKey<Self>,
+                pk_r: &(impl RecipientKey<Self> + ?Sized),
                 sk_s: &PrivateKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
                 typed_hpke::hazmat::auth_encap_deterministic(ikm_e, pk_r, sk_s)
@@ -368,6 +369,20 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
     ensure(
         ss.as_bytes() == &v.shared_secret[..],
         "shared_secret (encap)",
+    )?;
+    // The same through a prepared recipient key: the published values, byte for byte.
+    let prepared = PreparedPublicKey::new(&pk_r);
+    let (ss, enc) = match &sender_keys {
+        None => ok(
+            typed_hpke::hazmat::encap_deterministic::<K>(&v.ikm_e, &prepared),
+            "Encap (prepared)",
+        )?,
+        Some((sk_s, _)) => ok(K::auth_encap(&v.ikm_e, &prepared, sk_s), "AuthEncap (prepared)")?,
+    };
+    ensure(enc.as_bytes() == &v.enc[..], "enc (prepared)")?;
+    ensure(
+        ss.as_bytes() == &v.shared_secret[..],
+        "shared_secret (encap, prepared)",
     )?;
     let enc_in = ok(
         EncappedKey::<K>::from_bytes(&v.enc),

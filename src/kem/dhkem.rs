@@ -39,6 +39,10 @@ pub trait DhGroup: crate::sealed::Sealed + Sized + 'static {
     /// A validated public point, ready to be multiplied.
     #[doc(hidden)]
     type Point: Clone;
+    /// A precomputed table of multiples of a public point (see
+    /// [`PreparedPublicKey`](super::PreparedPublicKey)).
+    #[doc(hidden)]
+    type Table: Clone;
 
     /// The engine: scalars, points and raw Diffie-Hellman (sealed).
     #[doc(hidden)]
@@ -146,8 +150,21 @@ impl<G: DhGroup> DhKem<G> {
         pk: &G::Point,
         err: Error,
     ) -> Result<Zeroizing<Array<u8, G::NDh>>, Error> {
+        Self::dh_to(sk, pk, None, err)
+    }
+
+    /// `dh = DH(sk, pk)` through `pk`'s table when there is one (the same value either way).
+    fn dh_to(
+        sk: &G::Scalar,
+        pk: &G::Point,
+        table: Option<&G::Table>,
+        err: Error,
+    ) -> Result<Zeroizing<Array<u8, G::NDh>>, Error> {
         let mut dh = Zeroizing::new(Array::<u8, G::NDh>::default());
-        let ok = G::Engine::dh(sk, pk, &mut dh);
+        let ok = match table {
+            Some(table) => G::Engine::dh_prepared(sk, pk, table, &mut dh),
+            None => G::Engine::dh(sk, pk, &mut dh),
+        };
         if bool::from(ok) { Ok(dh) } else { Err(err) }
     }
 
@@ -174,9 +191,10 @@ impl<G: DhGroup> DhKem<G> {
     fn encap_with(
         sk_e: DhPrivateKey<G>,
         pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         // dh = DH(skE, pkR)
-        let dh = Self::dh(&sk_e.scalar, &pk_r.pk.point, Error::Encap)?;
+        let dh = Self::dh_to(&sk_e.scalar, &pk_r.pk.point, table, Error::Encap)?;
         // enc = SerializePublicKey(pkE)
         let enc = sk_e.public.bytes.clone();
         // kem_context = concat(enc, pkRm)
@@ -188,11 +206,12 @@ impl<G: DhGroup> DhKem<G> {
     fn auth_encap_with(
         sk_e: DhPrivateKey<G>,
         pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         // dh = concat(DH(skE, pkR), DH(skS, pkR))
-        let dh_e = Self::dh(&sk_e.scalar, &pk_r.pk.point, Error::Encap)?;
-        let dh_s = Self::dh(&sk_s.sk.scalar, &pk_r.pk.point, Error::Encap)?;
+        let dh_e = Self::dh_to(&sk_e.scalar, &pk_r.pk.point, table, Error::Encap)?;
+        let dh_s = Self::dh_to(&sk_s.sk.scalar, &pk_r.pk.point, table, Error::Encap)?;
         let enc = sk_e.public.bytes.clone();
         // kem_context = concat(enc, pkRm, pkSm)
         let shared_secret = Self::extract_and_expand(
@@ -211,6 +230,7 @@ impl<G: DhGroup> Kem for DhKem<G> {
     type NSk = G::NSk;
     type Sk = DhPrivateKey<G>;
     type Pk = DhPublicKey<G>;
+    type Prepared = G::Table;
     type Engine = Self;
 
     fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
@@ -228,8 +248,7 @@ impl<G: DhGroup> Kem for DhKem<G> {
         rng: &mut R,
         pk_r: &PublicKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        // skE, pkE = GenerateKeyPair()
-        Self::encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r)
+        Self::encap_to(rng, pk_r, None)
     }
 
     fn decap(
@@ -263,12 +282,30 @@ impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
         G::Engine::runtime_pk(pk)
     }
 
+    fn prepare(pk: &DhPublicKey<G>) -> G::Table {
+        G::Engine::prepare(&pk.point)
+    }
+
+    fn prepared_heap_size(table: &G::Table) -> usize {
+        G::Engine::table_heap_size(table)
+    }
+
+    fn encap_to<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+        // skE, pkE = GenerateKeyPair()
+        Self::encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r, table)
+    }
+
     fn encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         let (sk_e, _) = Self::derive_key_pair(ikm_e)?;
-        Self::encap_with(sk_e.sk, pk_r)
+        Self::encap_with(sk_e.sk, pk_r, table)
     }
 
     fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
@@ -306,7 +343,7 @@ impl<G: DhGroup> AuthKem for DhKem<G> {
         pk_r: &PublicKey<Self>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        Self::auth_encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r, sk_s)
+        Self::auth_encap_to(rng, pk_r, None, sk_s)
     }
 
     fn auth_decap(
@@ -328,13 +365,24 @@ impl<G: DhGroup> AuthKem for DhKem<G> {
 }
 
 impl<G: DhGroup> AuthKemEngine<DhKem<G>> for DhKem<G> {
+    fn auth_encap_to<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
+        sk_s: &PrivateKey<Self>,
+    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+        let sk_e = DhPrivateKey::new(G::Engine::random_scalar(rng));
+        Self::auth_encap_with(sk_e, pk_r, table, sk_s)
+    }
+
     fn auth_encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<Self>,
+        table: Option<&G::Table>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         let (sk_e, _) = Self::derive_key_pair(ikm_e)?;
-        Self::auth_encap_with(sk_e.sk, pk_r, sk_s)
+        Self::auth_encap_with(sk_e.sk, pk_r, table, sk_s)
     }
 }
 

@@ -177,11 +177,13 @@ macro_rules! hybrid_kem {
                 (PrivateKey { sk }, PublicKey { pk })
             }
 
-            /// `Encaps` with the ML-KEM randomness `m` and the traditional ephemeral scalar given.
+            /// `Encaps` with the ML-KEM randomness `m` and the traditional ephemeral scalar
+            /// given; `DH(sk_E, pk_T)` through `table` when the key was prepared.
             fn encap_with(
                 m: &Array<u8, U32>,
                 sk_e: &<$group as DhGroup>::Scalar,
                 pk_r: &PublicKey<Self>,
+                table: Option<&<$group as DhGroup>::Table>,
             ) -> (SharedSecret<Self>, EncappedKey<Self>) {
                 let pk = &pk_r.pk;
                 // (ct_PQ, ss_PQ) = ML-KEM.Encaps_internal(pk_PQ, m)
@@ -192,7 +194,12 @@ macro_rules! hybrid_kem {
                 // X-Wing defines no all-zero check on ss_T (its combiner hashes ct_T and pk_T);
                 // for the Weierstrass groups a validated point times a non-zero scalar is never
                 // the identity. The flag is therefore not an error here.
-                let _usable = <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t);
+                let _usable = match table {
+                    Some(table) => {
+                        <$group as DhEngine<$group>>::dh_prepared(sk_e, &pk.pk_t, table, &mut ss_t)
+                    }
+                    None => <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t),
+                };
                 let ss = combine(&ss_m[..], &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
@@ -210,6 +217,8 @@ macro_rules! hybrid_kem {
             type NSk = U32;
             type Sk = HybridPrivateKey<$engine::DecapKey, $engine::EncapKey, $group, $npk>;
             type Pk = HybridPublicKey<$engine::EncapKey, $group, $npk>;
+            // The traditional half's table; the ML-KEM half is expanded when parsed.
+            type Prepared = <$group as DhGroup>::Table;
             type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
@@ -235,14 +244,7 @@ macro_rules! hybrid_kem {
                 rng: &mut R,
                 pk_r: &PublicKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                // ML-KEM.Encaps(ek_PQ): m = random(32).
-                let mut m = Zeroizing::new(Array::<u8, U32>::default());
-                rng.fill_bytes(&mut m[..]);
-                // sk_E = Group.RandomScalar(random(Group.Nseed)).
-                let mut seed_t = Zeroizing::new(Array::<u8, $nseed_t>::default());
-                rng.fill_bytes(&mut seed_t[..]);
-                let sk_e = Zeroizing::new(random_scalar::<$group>(&seed_t).ok_or(Error::Encap)?);
-                Ok(Self::encap_with(&m, &sk_e, pk_r))
+                <Self as crate::sealed::KemEngine<Self>>::encap_to(rng, pk_r, None)
             }
 
             fn decap(
@@ -262,15 +264,38 @@ macro_rules! hybrid_kem {
                 let ss = combine(&ss_m[..], &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
-
         }
 
         impl crate::sealed::KemEngine<$name> for $name {
             runtime_keys!($name, $name);
 
+            fn prepare(pk: &<Self as Kem>::Pk) -> <Self as Kem>::Prepared {
+                <$group as DhEngine<$group>>::prepare(&pk.pk_t)
+            }
+
+            fn prepared_heap_size(table: &<Self as Kem>::Prepared) -> usize {
+                <$group as DhEngine<$group>>::table_heap_size(table)
+            }
+
+            fn encap_to<R: CryptoRng + ?Sized>(
+                rng: &mut R,
+                pk_r: &PublicKey<Self>,
+                table: Option<&<Self as Kem>::Prepared>,
+            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+                // ML-KEM.Encaps(ek_PQ): m = random(32).
+                let mut m = Zeroizing::new(Array::<u8, U32>::default());
+                rng.fill_bytes(&mut m[..]);
+                // sk_E = Group.RandomScalar(random(Group.Nseed)).
+                let mut seed_t = Zeroizing::new(Array::<u8, $nseed_t>::default());
+                rng.fill_bytes(&mut seed_t[..]);
+                let sk_e = Zeroizing::new(random_scalar::<$group>(&seed_t).ok_or(Error::Encap)?);
+                Ok(Self::encap_with(&m, &sk_e, pk_r, table))
+            }
+
             fn encap_deterministic(
                 ikm_e: &[u8],
                 pk_r: &PublicKey<Self>,
+                table: Option<&<Self as Kem>::Prepared>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
                 // ikmE = concat(m, seed_T): the ML-KEM randomness, then at most Group.Nseed
                 // bytes for Group.RandomScalar (the published MLKEM768-P256 vectors carry three
@@ -281,7 +306,7 @@ macro_rules! hybrid_kem {
                     return Err(Error::Encap);
                 }
                 let sk_e = Zeroizing::new(random_scalar::<$group>(seed_t).ok_or(Error::Encap)?);
-                Ok(Self::encap_with(&m, &sk_e, pk_r))
+                Ok(Self::encap_with(&m, &sk_e, pk_r, table))
             }
 
             fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {

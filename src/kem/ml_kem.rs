@@ -100,6 +100,9 @@ macro_rules! ml_kem {
             type NSk = U64;
             type Sk = MlKemPrivateKey<$engine::DecapKey, $engine::EncapKey, $npk>;
             type Pk = MlKemPublicKey<$engine::EncapKey, $npk>;
+            // The parsed key is libcrux's unpacked form, the matrix already expanded: there is
+            // nothing further to precompute.
+            type Prepared = ();
             type Engine = Self;
 
             fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
@@ -140,9 +143,24 @@ macro_rules! ml_kem {
         impl crate::sealed::KemEngine<$name> for $name {
             runtime_keys!($name, $name);
 
+            fn prepare(_: &<Self as Kem>::Pk) {}
+
+            fn prepared_heap_size(_: &()) -> usize {
+                0
+            }
+
+            fn encap_to<R: CryptoRng + ?Sized>(
+                rng: &mut R,
+                pk_r: &PublicKey<Self>,
+                _: Option<&()>,
+            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
+                Self::encap(rng, pk_r)
+            }
+
             fn encap_deterministic(
                 ikm_e: &[u8],
                 pk_r: &PublicKey<Self>,
+                _: Option<&()>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
                 // ikmE is the 32-byte `m` of Encaps_internal.
                 let m = Array::<u8, U32>::try_from(ikm_e).map_err(|_| Error::Encap)?;

@@ -61,6 +61,10 @@ where
     type NDh = FieldBytesSize<W::Curve>;
     type Scalar = NonZeroScalar<W::Curve>;
     type Point = AffinePoint<W::Curve>;
+    #[cfg(feature = "alloc")]
+    type Table = table::Table<W::Curve>;
+    #[cfg(not(feature = "alloc"))]
+    type Table = ();
     type Engine = Self;
 }
 
@@ -189,5 +193,166 @@ where
         *out = affine.x();
         // `group`'s Choice is not `subtle`'s; converted without branching on the secret.
         !Choice::from(u8::from(bool::from(shared.is_identity())))
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare(pk: &<Self as DhGroup>::Point) -> <Self as DhGroup>::Table {
+        table::Table::new(pk)
+    }
+
+    #[cfg(not(feature = "alloc"))]
+    fn prepare(_: &<Self as DhGroup>::Point) -> <Self as DhGroup>::Table {}
+
+    #[cfg(feature = "alloc")]
+    fn table_heap_size(table: &<Self as DhGroup>::Table) -> usize {
+        table.heap_size()
+    }
+
+    #[cfg(not(feature = "alloc"))]
+    fn table_heap_size(_: &<Self as DhGroup>::Table) -> usize {
+        0
+    }
+
+    fn dh_prepared(
+        sk: &<Self as DhGroup>::Scalar,
+        pk: &<Self as DhGroup>::Point,
+        table: &<Self as DhGroup>::Table,
+        out: &mut Array<u8, <Self as DhGroup>::NDh>,
+    ) -> Choice {
+        #[cfg(feature = "alloc")]
+        {
+            // The same x-coordinate as `dh`, the product summed from the table.
+            let _ = pk;
+            let shared = table.mul(sk);
+            let affine = Zeroizing::new(shared.to_affine());
+            *out = affine.x();
+            !Choice::from(u8::from(bool::from(shared.is_identity())))
+        }
+        #[cfg(not(feature = "alloc"))]
+        {
+            let () = table;
+            Self::dh(sk, pk, out)
+        }
+    }
+}
+
+/// The fixed-window table of a prepared Weierstrass public key.
+#[cfg(feature = "alloc")]
+mod table {
+    use alloc::vec::Vec;
+
+    use elliptic_curve::group::{Curve as _, CurveAffine, Group as _};
+    use elliptic_curve::{AffinePoint, CurveArithmetic, FieldBytesSize, NonZeroScalar, PrimeField};
+    use elliptic_curve::{ProjectivePoint, sec1::ModulusSize};
+    use hybrid_array::typenum::Unsigned;
+    use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+    use zeroize::Zeroizing;
+
+    /// Entries per window: the multiples 1..=8 of the window's base (signed digits reach ±8).
+    const ENTRIES: usize = 8;
+
+    /// `[m · 16^j] P` for `m` in 1..=8, one window `j` per signed radix-16 digit of a scalar
+    /// (`2·Nsk + 1` windows: two nibbles per byte and the final carry). `[k] P` is then the sum
+    /// of one selected entry per window: no doublings, one mixed addition per digit.
+    #[doc(hidden)]
+    pub struct Table<C: CurveArithmetic> {
+        windows: Vec<[AffinePoint<C>; ENTRIES]>,
+    }
+
+    impl<C: CurveArithmetic> core::fmt::Debug for Table<C> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("Table")
+                .field("windows", &self.windows.len())
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl<C: CurveArithmetic> Clone for Table<C> {
+        fn clone(&self) -> Self {
+            Self {
+                windows: self.windows.clone(),
+            }
+        }
+    }
+
+    impl<C: CurveArithmetic> Table<C>
+    where
+        FieldBytesSize<C>: ModulusSize,
+    {
+        /// Builds the table of the public point `p` (nothing here is secret).
+        pub(super) fn new(p: &AffinePoint<C>) -> Self {
+            let count = 2 * FieldBytesSize::<C>::USIZE + 1;
+            let mut projective = Vec::with_capacity(count * ENTRIES);
+            let mut base = ProjectivePoint::<C>::from(*p);
+            for _ in 0..count {
+                let mut multiple = base;
+                projective.push(multiple);
+                for _ in 1..ENTRIES {
+                    multiple += base;
+                    projective.push(multiple);
+                }
+                // 16 · base = 2 · (8 · base)
+                base = multiple.double();
+            }
+            // One field inversion for the whole table.
+            let mut affine = alloc::vec![AffinePoint::<C>::default(); projective.len()];
+            ProjectivePoint::<C>::batch_normalize(&projective, &mut affine);
+            let windows = affine
+                .chunks_exact(ENTRIES)
+                .map(|w| core::array::from_fn(|m| w[m]))
+                .collect();
+            Self { windows }
+        }
+
+        /// The heap bytes the windows occupy.
+        pub(super) fn heap_size(&self) -> usize {
+            self.windows.len() * core::mem::size_of::<[AffinePoint<C>; ENTRIES]>()
+        }
+
+        /// `[k] P` in constant time: every window read whole, every entry selected by a mask.
+        pub(super) fn mul(&self, k: &NonZeroScalar<C>) -> Zeroizing<ProjectivePoint<C>> {
+            let repr = Zeroizing::new(k.to_repr());
+            let mut acc = Zeroizing::new(ProjectivePoint::<C>::identity());
+            let mut windows = self.windows.iter();
+            // Signed digits in [-8, 8), least significant first, with the carry moved up.
+            let mut carry = 0i8;
+            let mut add = |window: Option<&[AffinePoint<C>; ENTRIES]>, digit: i8| {
+                if let Some(window) = window {
+                    let entry = select::<C>(window, digit);
+                    *acc += &*entry;
+                }
+            };
+            for byte in repr.iter().rev() {
+                for nibble in [byte & 0x0f, byte >> 4] {
+                    // `nibble + carry` is in 0..=16; at 8 and above it becomes
+                    // `nibble + carry - 16` with a carry of one.
+                    #[allow(clippy::cast_possible_wrap)]
+                    let value = nibble as i8 + carry;
+                    carry = (value + 8) >> 4;
+                    add(windows.next(), value - (carry << 4));
+                }
+            }
+            add(windows.next(), carry);
+            acc
+        }
+    }
+
+    /// `[digit] · window[0]` for `digit` in -8..=8, in constant time: every entry is read and
+    /// the match is kept by a mask; the sign is applied by a conditional negation.
+    fn select<C: CurveArithmetic>(
+        window: &[AffinePoint<C>; ENTRIES],
+        digit: i8,
+    ) -> Zeroizing<AffinePoint<C>> {
+        let sign = digit >> 7; // 0 or -1
+        #[allow(clippy::cast_sign_loss)]
+        let magnitude = ((digit ^ sign) - sign) as u8;
+        let mut point = Zeroizing::new(<AffinePoint<C> as CurveAffine>::identity());
+        for (m, entry) in (1u8..).zip(window) {
+            point.conditional_assign(entry, magnitude.ct_eq(&m));
+        }
+        let negated = Zeroizing::new(-*point);
+        #[allow(clippy::cast_sign_loss)]
+        point.conditional_assign(&negated, Choice::from((sign & 1) as u8));
+        point
     }
 }

@@ -11,6 +11,10 @@ use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
 use crate::Error;
 use crate::labeled::Label;
 use crate::sealed::DhEngine;
+#[cfg(feature = "alloc")]
+use curve25519_dalek::edwards::EdwardsBasepointTable;
+#[cfg(feature = "alloc")]
+use curve25519_dalek::traits::BasepointTable as _;
 
 /// The X25519 group (RFC 7748). The KEM is [`DhKemX25519HkdfSha256`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -54,6 +58,11 @@ impl DhGroup for X25519 {
     type NDh = U32;
     type Scalar = [u8; 32];
     type Point = [u8; 32];
+    /// The Edwards lift's radix-16 table; `None` for a `u` on the twist, which has no lift.
+    #[cfg(feature = "alloc")]
+    type Table = Option<alloc::boxed::Box<EdwardsBasepointTable>>;
+    #[cfg(not(feature = "alloc"))]
+    type Table = ();
     type Engine = Self;
 }
 
@@ -105,6 +114,50 @@ impl DhEngine<X25519> for X25519 {
         out.copy_from_slice(&x25519(sk, pk)[..]);
         // §7.1.4: abort if the DH output is the all-zero value.
         !is_all_zero(&out.0)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn prepare(pk: &[u8; 32]) -> <Self as DhGroup>::Table {
+        // The lift is the one `x25519` multiplies; a twist point keeps the ladder.
+        curve25519_dalek::MontgomeryPoint(*pk)
+            .to_edwards(0)
+            .map(|point| alloc::boxed::Box::new(EdwardsBasepointTable::create(&point)))
+    }
+
+    #[cfg(not(feature = "alloc"))]
+    fn prepare(_: &[u8; 32]) -> <Self as DhGroup>::Table {}
+
+    #[cfg(feature = "alloc")]
+    fn table_heap_size(table: &<Self as DhGroup>::Table) -> usize {
+        table
+            .as_ref()
+            .map_or(0, |_| core::mem::size_of::<EdwardsBasepointTable>())
+    }
+
+    #[cfg(not(feature = "alloc"))]
+    fn table_heap_size(_: &<Self as DhGroup>::Table) -> usize {
+        0
+    }
+
+    fn dh_prepared(
+        sk: &[u8; 32],
+        pk: &[u8; 32],
+        table: &<Self as DhGroup>::Table,
+        out: &mut Array<u8, U32>,
+    ) -> Choice {
+        #[cfg(feature = "alloc")]
+        if let Some(table) = table {
+            // [k]P for the clamped k taken whole (below 2^255, not reduced mod the group
+            // order), so a small-order component of P is multiplied as the ladder multiplies
+            // it; the table's lookups are constant time. Product and output are wiped.
+            let product = Zeroizing::new(table.mul_base_clamped(*sk));
+            let u = Zeroizing::new(product.to_montgomery().to_bytes());
+            out.copy_from_slice(&u[..]);
+            return !is_all_zero(&out.0);
+        }
+        #[cfg(not(feature = "alloc"))]
+        let () = table;
+        Self::dh(sk, pk, out)
     }
 }
 

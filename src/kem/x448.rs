@@ -38,6 +38,8 @@ impl DhGroup for X448 {
     type NDh = U56;
     type Scalar = [u8; 56];
     type Point = [u8; 56];
+    // The `x448` crate has the Montgomery ladder only: no table to build.
+    type Table = ();
     type Engine = Self;
 }
 
@@ -85,5 +87,15 @@ impl DhEngine<X448> for X448 {
         let shared = Zeroizing::new(x448::x448_unchecked(*sk, *pk));
         out.copy_from_slice(&shared[..]);
         !is_all_zero(&out.0)
+    }
+
+    fn prepare(_: &[u8; 56]) {}
+
+    fn table_heap_size(_: &()) -> usize {
+        0
+    }
+
+    fn dh_prepared(sk: &[u8; 56], pk: &[u8; 56], _: &(), out: &mut Array<u8, U56>) -> Choice {
+        Self::dh(sk, pk, out)
     }
 }

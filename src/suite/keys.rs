@@ -39,8 +39,60 @@ pub struct PrivateKey(pub(crate) AnySk);
 /// Made by [`Suite::public_key_from_bytes`](crate::suite::Suite::public_key_from_bytes), from
 /// a runtime [`PrivateKey`], or from a typed key with `From`. Another KEM's `Suite` answers
 /// [`Error::InvalidPublicKey`].
+///
+/// A key encapsulated to many times can be prepared in place with [`PublicKey::prepare`], as a
+/// typed [`PreparedPublicKey`](crate::kem::PreparedPublicKey) is.
 #[derive(Clone)]
-pub struct PublicKey(pub(crate) AnyPk);
+pub struct PublicKey(
+    pub(crate) AnyPk,
+    #[cfg(feature = "alloc")] pub(crate) Option<Prepared>,
+);
+
+/// A typed `PreparedPublicKey<K>` of the runtime key's KEM, behind `dyn Any`: `K` is fixed by
+/// the key beside it, and the visitor for `K` downcasts to exactly that type.
+#[cfg(feature = "alloc")]
+pub(crate) struct Prepared(alloc::boxed::Box<dyn PreparedAny>);
+
+#[cfg(feature = "alloc")]
+pub(crate) trait PreparedAny: core::any::Any + Send + Sync {
+    fn clone_box(&self) -> alloc::boxed::Box<dyn PreparedAny>;
+    fn as_any(&self) -> &dyn core::any::Any;
+}
+
+#[cfg(feature = "alloc")]
+impl<K: Kem> PreparedAny for crate::kem::PreparedPublicKey<K>
+where
+    Self: Send + Sync,
+{
+    fn clone_box(&self) -> alloc::boxed::Box<dyn PreparedAny> {
+        alloc::boxed::Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn core::any::Any {
+        self
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Clone for Prepared {
+    fn clone(&self) -> Self {
+        Self(self.0.clone_box())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Prepared {
+    pub(crate) fn new<K: Kem>(pk: &crate::PublicKey<K>) -> Self
+    where
+        crate::kem::PreparedPublicKey<K>: Send + Sync,
+    {
+        Self(alloc::boxed::Box::new(crate::kem::PreparedPublicKey::new(pk)))
+    }
+
+    fn typed<K: Kem>(&self) -> Option<&crate::kem::PreparedPublicKey<K>> {
+        self.0.as_any().downcast_ref()
+    }
+}
 
 impl PrivateKey {
     /// The `kem_id` of the key's KEM.
@@ -50,7 +102,11 @@ impl PrivateKey {
 
     /// The public key, from the cache.
     pub fn public_key(&self) -> PublicKey {
-        PublicKey(self.0.public_key())
+        PublicKey(
+            self.0.public_key(),
+            #[cfg(feature = "alloc")]
+            None,
+        )
     }
 
     /// The typed key inside, if it is a key of `K`.
@@ -76,6 +132,23 @@ impl PublicKey {
         K::Engine::runtime_pk(&self.0)
     }
 
+    /// Builds the key's precomputed table once, as
+    /// [`PreparedPublicKey::new`](crate::kem::PreparedPublicKey::new) does: every sender
+    /// function given this key (or a clone of it made afterwards) then encapsulates through it.
+    /// The output is unchanged; only the time differs. A second call does nothing.
+    #[cfg(feature = "alloc")]
+    pub fn prepare(&mut self) {
+        if self.1.is_none() {
+            self.1 = Some(self.0.prepare());
+        }
+    }
+
+    /// Whether [`PublicKey::prepare`] has been called on this key.
+    #[cfg(feature = "alloc")]
+    pub fn is_prepared(&self) -> bool {
+        self.1.is_some()
+    }
+
     /// `SerializePublicKey`: `Npk` bytes, cached.
     pub fn as_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -90,7 +163,11 @@ impl<K: Kem> From<crate::PrivateKey<K>> for PrivateKey {
 
 impl<K: Kem> From<crate::PublicKey<K>> for PublicKey {
     fn from(key: crate::PublicKey<K>) -> Self {
-        Self(K::Engine::into_runtime_pk(key))
+        Self(
+            K::Engine::into_runtime_pk(key),
+            #[cfg(feature = "alloc")]
+            None,
+        )
     }
 }
 
@@ -144,12 +221,20 @@ impl fmt::Debug for PublicKey {
 
 /// A key argument: serialized bytes, parsed on each call, or a parsed runtime key.
 #[doc(hidden)]
-#[derive(Clone, Copy)]
 #[allow(missing_debug_implementations)] // may hold a private key's bytes
 pub enum KeyArg<'a, T> {
     Bytes(&'a [u8]),
     Parsed(&'a T),
 }
+
+// Two borrows: copyable whatever `T` is (a derive would ask `T: Copy`).
+impl<T> Clone for KeyArg<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for KeyArg<'_, T> {}
 
 mod private {
     pub trait Sealed {}
@@ -230,6 +315,24 @@ pub(crate) fn resolve_sk<K: Kem>(
             .map(Resolved::Borrowed)
             .ok_or(Error::InvalidPrivateKey),
     }
+}
+
+/// The recipient key of a sender call: the typed key, and its table if the runtime key was
+/// prepared.
+pub(crate) fn recipient<'a, K: Kem>(
+    pk: &'a crate::PublicKey<K>,
+    arg: KeyArg<'a, PublicKey>,
+) -> crate::kem::RecipientRef<'a, K> {
+    #[cfg(feature = "alloc")]
+    let prepared = match arg {
+        KeyArg::Parsed(PublicKey(_, Some(prepared))) => prepared
+            .typed::<K>()
+            .and_then(crate::kem::RecipientKey::precomputed),
+        _ => None,
+    };
+    #[cfg(not(feature = "alloc"))]
+    let (prepared, _) = (None, arg);
+    crate::kem::RecipientRef { pk, prepared }
 }
 
 pub(crate) fn resolve_pk<K: Kem>(
