@@ -292,7 +292,12 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         info: &[u8],
         sk_s: &PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(Mode::Auth, crate::kem::auth_encap_to(rng, pk_r, sk_s)?, info, None)
+        Self::sender(
+            Mode::Auth,
+            crate::kem::auth_encap_to(rng, pk_r, sk_s)?,
+            info,
+            None,
+        )
     }
 
     /// `SetupAuthR(enc, skR, info, pkS)` (RFC 9180 §5.1.3).

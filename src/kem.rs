@@ -49,7 +49,6 @@ macro_rules! runtime_keys {
 }
 
 mod dhkem;
-mod prepared;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 mod hybrid;
 #[cfg(feature = "secp256k1")]
@@ -60,6 +59,7 @@ mod ml_kem;
 mod ml_kem_engine;
 #[cfg(feature = "nist")]
 mod nist;
+mod prepared;
 #[cfg(any(feature = "nist", feature = "secp256k1"))]
 mod weierstrass;
 #[cfg(feature = "x25519")]
@@ -68,12 +68,6 @@ mod x25519;
 mod x448;
 
 pub use self::dhkem::{DhGroup, DhKem};
-#[cfg(feature = "alloc")]
-pub use self::prepared::PreparedPublicKey;
-pub use self::prepared::RecipientKey;
-pub(crate) use self::prepared::{RecipientRef, auth_encap_to, encap_to};
-#[cfg(feature = "hazmat")]
-pub(crate) use self::prepared::{auth_encap_deterministic_to, encap_deterministic_to};
 #[cfg(all(feature = "pq", feature = "x25519"))]
 pub use self::hybrid::XWing;
 #[cfg(all(feature = "pq", feature = "nist"))]
@@ -86,6 +80,12 @@ pub use self::ml_kem::{MlKem512, MlKem768, MlKem1024};
 pub use self::nist::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, P256, P384, P521,
 };
+#[cfg(feature = "alloc")]
+pub use self::prepared::PreparedPublicKey;
+pub use self::prepared::RecipientKey;
+pub(crate) use self::prepared::{RecipientRef, auth_encap_to, encap_to};
+#[cfg(feature = "hazmat")]
+pub(crate) use self::prepared::{auth_encap_deterministic_to, encap_deterministic_to};
 #[cfg(feature = "x448")]
 pub use self::x448::{DhKemX448HkdfSha512, X448};
 #[cfg(feature = "x25519")]

@@ -14,10 +14,9 @@ use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use typed_hpke::kem::{
-    PreparedPublicKey, RecipientKey,
     AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
     DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768,
-    MlKem768P256, MlKem1024, MlKem1024P384, XWing,
+    MlKem768P256, MlKem1024, MlKem1024P384, PreparedPublicKey, RecipientKey, XWing,
 };
 use typed_hpke::{
     EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
@@ -377,7 +376,10 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
             typed_hpke::hazmat::encap_deterministic::<K>(&v.ikm_e, &prepared),
             "Encap (prepared)",
         )?,
-        Some((sk_s, _)) => ok(K::auth_encap(&v.ikm_e, &prepared, sk_s), "AuthEncap (prepared)")?,
+        Some((sk_s, _)) => ok(
+            K::auth_encap(&v.ikm_e, &prepared, sk_s),
+            "AuthEncap (prepared)",
+        )?,
     };
     ensure(enc.as_bytes() == &v.enc[..], "enc (prepared)")?;
     ensure(

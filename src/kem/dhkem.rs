@@ -296,7 +296,11 @@ impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
         table: Option<&G::Table>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         // skE, pkE = GenerateKeyPair()
-        Self::encap_with(DhPrivateKey::new(G::Engine::random_scalar(rng)), pk_r, table)
+        Self::encap_with(
+            DhPrivateKey::new(G::Engine::random_scalar(rng)),
+            pk_r,
+            table,
+        )
     }
 
     fn encap_deterministic(

@@ -356,3 +356,77 @@ mod table {
         point
     }
 }
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use elliptic_curve::Field as _;
+    use elliptic_curve::group::{Curve as _, Group as _};
+    use elliptic_curve::ops::Reduce;
+    use elliptic_curve::sec1::ModulusSize;
+    use elliptic_curve::{
+        AffinePoint, CurveArithmetic, FieldBytes, FieldBytesSize, NonZeroScalar, ProjectivePoint,
+        Scalar,
+    };
+
+    use super::table::Table;
+
+    /// The table's sum equals the plain multiplication for scalars at the edges of the signed
+    /// recoding: the smallest, the largest (n - 1 and below, whose top digits carry), every
+    /// nibble 7, 8 or 15 (each digit at its bound, with and without carries), single bits, and
+    /// pseudo-random ones; on the generator and on another point.
+    fn edges<C: CurveArithmetic>()
+    where
+        FieldBytesSize<C>: ModulusSize,
+        Scalar<C>: Reduce<FieldBytes<C>>,
+    {
+        let g = ProjectivePoint::<C>::generator();
+        let points = [g, g * Scalar::<C>::from(0x1234_5678u64)];
+        let mut scalars: alloc::vec::Vec<Scalar<C>> = alloc::vec::Vec::new();
+        for i in 1..=17u64 {
+            scalars.push(Scalar::<C>::from(i));
+            scalars.push(-Scalar::<C>::from(i));
+        }
+        for byte in [0x77u8, 0x78, 0x88, 0x87, 0xff, 0x80, 0x08, 0xf8] {
+            let repr = FieldBytes::<C>::from_fn(|_| byte);
+            scalars.push(<Scalar<C> as Reduce<FieldBytes<C>>>::reduce(&repr));
+        }
+        let mut bit = Scalar::<C>::from(1u64);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..64 {
+            scalars.push(bit);
+            bit = bit.double();
+            for _ in 0..3 {
+                bit = bit.double();
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let repr = FieldBytes::<C>::from_fn(|i| (x >> ((i % 8) * 8)) as u8 ^ i as u8);
+            scalars.push(<Scalar<C> as Reduce<FieldBytes<C>>>::reduce(&repr));
+        }
+        for p in points {
+            let table = Table::<C>::new(&p.to_affine());
+            for k in &scalars {
+                let Some(nz) = NonZeroScalar::<C>::new(*k).into_option() else {
+                    continue;
+                };
+                let expected: AffinePoint<C> = (p * *k).to_affine();
+                assert_eq!(table.mul(&nz).to_affine(), expected);
+            }
+        }
+    }
+
+    #[cfg(feature = "nist")]
+    #[test]
+    fn table_edges_nist() {
+        edges::<p256::NistP256>();
+        edges::<p384::NistP384>();
+        edges::<p521::NistP521>();
+    }
+
+    #[cfg(feature = "secp256k1")]
+    #[test]
+    fn table_edges_secp256k1() {
+        edges::<k256::Secp256k1>();
+    }
+}

@@ -86,7 +86,9 @@ impl Prepared {
     where
         crate::kem::PreparedPublicKey<K>: Send + Sync,
     {
-        Self(alloc::boxed::Box::new(crate::kem::PreparedPublicKey::new(pk)))
+        Self(alloc::boxed::Box::new(crate::kem::PreparedPublicKey::new(
+            pk,
+        )))
     }
 
     fn typed<K: Kem>(&self) -> Option<&crate::kem::PreparedPublicKey<K>> {

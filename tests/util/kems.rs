@@ -18,3 +18,17 @@ macro_rules! for_each_kem {
         $f::<MlKem1024P384>();
     }};
 }
+
+/// Calls `$f::<K>()` for each of the six DH-KEMs, the KEMs with the authenticated modes.
+#[allow(unused_macros)]
+macro_rules! for_each_dh_kem {
+    ($f:ident) => {{
+        use typed_hpke::kem::*;
+        $f::<DhKemX25519HkdfSha256>();
+        $f::<DhKemX448HkdfSha512>();
+        $f::<DhKemP256HkdfSha256>();
+        $f::<DhKemP384HkdfSha384>();
+        $f::<DhKemP521HkdfSha512>();
+        $f::<DhKemSecp256k1HkdfSha256>();
+    }};
+}
