@@ -72,9 +72,22 @@ impl ServerConfig {
 struct PublishedConfig {
     config_id: u8,
     kem_id: u16,
-    public_key: Vec<u8>,
     cipher_suites: Vec<(u16, u16)>,
     encoded: Vec<u8>,
+    /// The key parsed and prepared once, when the config was fetched (`None` if it does not
+    /// parse for this client: such a config is skipped, as one with an unknown suite is).
+    prepared_key: Option<suite::PublicKey>,
+}
+
+/// A client keeps the configs it fetched and connects again and again: it parses and prepares
+/// each config's key once, so that every ClientHello encapsulates through the key's
+/// precomputed table. The key depends on the KEM only, so any KDF and AEAD id parses it.
+fn prepare(kem_id: u16, public_key: &[u8]) -> Option<suite::PublicKey> {
+    let mut pk = Suite::new(kem_id, 0x0001, 0x0001)
+        .and_then(|s| s.public_key_from_bytes(public_key))
+        .ok()?;
+    pk.prepare();
+    Some(pk)
 }
 
 /// What a client sends in its outer "encrypted_client_hello" extension. `enc` is empty in
@@ -110,13 +123,12 @@ fn client_hello(
             let Ok(suite) = Suite::new(kem_id, kdf_id, aead_id) else {
                 continue;
             };
-            // A config whose key does not parse is skipped, as one with an unknown suite is.
-            let Ok(pk) = suite.public_key_from_bytes(&config.public_key) else {
+            let Some(pk) = &config.prepared_key else {
                 continue;
             };
             let (enc, mut ctx) = suite.setup_sender(
                 &mut OsRng::default(),
-                &pk,
+                pk,
                 &info(&config.encoded),
                 SenderMode::Base,
             )?;
@@ -208,9 +220,9 @@ fn main() -> Result<(), Error> {
         .map(|c| PublishedConfig {
             config_id: c.config_id,
             kem_id: c.kem_id,
-            public_key: c.public_key.clone(),
             cipher_suites: c.cipher_suites.clone(),
             encoded: c.encode(),
+            prepared_key: prepare(c.kem_id, &c.public_key),
         })
         .collect();
     println!(

@@ -375,6 +375,62 @@ impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
     }
 }
 
+/// Multi-recipient seal.
+#[cfg(feature = "alloc")]
+impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
+    /// `SealBase` to many recipients at once, the shape of an MLS Welcome (RFC 9420
+    /// §12.4.3.1): returns one `(enc, ct || tag)` per recipient, in order. `plaintexts` holds
+    /// either one plaintext for every recipient or one per recipient.
+    ///
+    /// Each recipient's encapsulation draws from its own generator: 32 bytes taken from `rng`
+    /// (one draw per recipient, in order, before any sealing) and expanded with SHAKE256. The
+    /// output therefore does not depend on the `rayon` feature, which spreads the recipients
+    /// over rayon's thread pool. Recipients may be [`PublicKey`]s, prepared keys or references
+    /// to either.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] if `plaintexts` has neither one entry nor one per recipient;
+    /// otherwise the first error of [`Self::seal_base`], for any recipient.
+    pub fn seal_base_many<R: CryptoRng + ?Sized, P: RecipientKey<K> + Sync>(
+        rng: &mut R,
+        recipients: &[P],
+        info: &[u8],
+        aad: &[u8],
+        plaintexts: &[&[u8]],
+    ) -> Result<Vec<(EncappedKey<K>, Vec<u8>)>, Error> {
+        let same = match plaintexts.len() {
+            1 => true,
+            n if n == recipients.len() => false,
+            _ => return Err(Error::InvalidLength),
+        };
+        let mut seeds = zeroize::Zeroizing::new(alloc::vec![[0u8; 32]; recipients.len()]);
+        for seed in seeds.iter_mut() {
+            rng.fill_bytes(seed);
+        }
+        let one = |(i, (pk_r, seed)): (usize, (&P, &[u8; 32]))| {
+            let pt = plaintexts[if same { 0 } else { i }];
+            Self::seal_base(&mut crate::rng::XofRng::new(seed), pk_r, info, aad, pt)
+        };
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            recipients
+                .par_iter()
+                .zip(seeds.par_iter())
+                .enumerate()
+                .map(one)
+                .collect()
+        }
+        #[cfg(not(feature = "rayon"))]
+        recipients
+            .iter()
+            .zip(seeds.iter())
+            .enumerate()
+            .map(one)
+            .collect()
+    }
+}
+
 impl<K: AuthKem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
     single_shot_seal_open! {
         "Auth", setup_sender_auth, setup_receiver_auth,

@@ -111,11 +111,11 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     type Sk: Clone + ZeroizeOnDrop;
     /// The public key's representation: its bytes beside its parsed form.
     #[doc(hidden)]
-    type Pk: Clone;
+    type Pk: Clone + Send + Sync;
     /// What a [`PreparedPublicKey`] holds beside the public key: a table of multiples of the
     /// recipient's point, or nothing for the KEMs without one.
     #[doc(hidden)]
-    type Prepared: Clone;
+    type Prepared: Clone + Send + Sync;
 
     /// `GenerateKeyPair()`: a fresh random key pair.
     fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>);

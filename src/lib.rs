@@ -21,6 +21,8 @@ pub mod kem;
 mod key_schedule;
 mod labeled;
 mod psk;
+#[cfg(feature = "alloc")]
+mod rng;
 mod sealed;
 #[cfg(feature = "serde")]
 mod serde_impls;

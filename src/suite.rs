@@ -602,6 +602,44 @@ mod visitors {
         }
     }
 
+    /// `seal_base_many` over the runtime keys, each resolved to the typed key and its table.
+    #[cfg(feature = "alloc")]
+    pub(super) struct SealMany<'a, R: ?Sized, P> {
+        pub rng: &'a mut R,
+        pub recipients: &'a [P],
+        pub info: &'a [u8],
+        pub aad: &'a [u8],
+        pub plaintexts: &'a [&'a [u8]],
+    }
+
+    #[cfg(feature = "alloc")]
+    impl<R: CryptoRng + ?Sized, P: PublicKeyInput> SealingVisitor for SealMany<'_, R, P> {
+        type Output = Result<Vec<(Vec<u8>, Vec<u8>)>, Error>;
+        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Self::Output {
+            let keys = self
+                .recipients
+                .iter()
+                .map(|p| resolve_pk::<K>(p.public_key_arg()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let to: Vec<_> = keys
+                .iter()
+                .zip(self.recipients)
+                .map(|(pk, p)| recipient(pk, p.public_key_arg()))
+                .collect();
+            let sealed = Hpke::<K, F, A>::seal_base_many(
+                self.rng,
+                &to,
+                self.info,
+                self.aad,
+                self.plaintexts,
+            )?;
+            Ok(sealed
+                .into_iter()
+                .map(|(enc, ct)| (enc.as_bytes().to_vec(), ct))
+                .collect())
+        }
+    }
+
     /// `SetupR` in any mode: `psk` for the PSK modes, `pk_s` for the auth modes.
     pub(super) struct SetupReceiver<'a> {
         pub enc: &'a [u8],
@@ -782,6 +820,33 @@ impl Suite {
         self.require_seal()?;
         let (enc, mut ctx) = self.setup_sender(rng, pk_r, info, mode)?;
         Ok((enc.as_bytes().to_vec(), ctx.seal(aad, pt)?))
+    }
+
+    /// [`Hpke::seal_base_many`] for this suite: Base-mode `Seal` to every key of `recipients`
+    /// (parsed, prepared or bytes), one `(enc, ct)` per recipient in order; `plaintexts` holds
+    /// one plaintext for all or one per recipient.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for ExportOnly; [`Error::InvalidLength`] as
+    /// [`Hpke::seal_base_many`]; [`Error::InvalidPublicKey`] if any key is not one of this
+    /// suite's KEM; otherwise the first error of sealing.
+    #[allow(clippy::type_complexity)] // one `(enc, ct)` per recipient
+    pub fn seal_base_many<R: CryptoRng + ?Sized, P: PublicKeyInput>(
+        &self,
+        rng: &mut R,
+        recipients: &[P],
+        info: &[u8],
+        aad: &[u8],
+        plaintexts: &[&[u8]],
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+        self.require_seal()?;
+        self.visit_sealing(visitors::SealMany {
+            rng,
+            recipients,
+            info,
+            aad,
+            plaintexts,
+        })?
     }
 
     /// Single-shot `Open` (RFC 9180 §6.1) with `sk_r` (parsed, or bytes).

@@ -282,3 +282,127 @@ proptest! {
         }
     }
 }
+
+/// `seal_base_many`: every entry opens with its recipient's key to its plaintext; one
+/// plaintext for all or one each; the same generator state gives the same output whether the
+/// recipients are plain or prepared; a wrong number of plaintexts is an error.
+fn seal_many<K: Kem>() {
+    type H<K> = Hpke<K, F, A>;
+    let mut rng = ChaCha20Rng::seed_from_u64(42);
+    let keys: Vec<_> = (0..5).map(|_| K::generate(&mut rng)).collect();
+    let plain: Vec<PublicKey<K>> = keys.iter().map(|(_, pk)| pk.clone()).collect();
+    let prepared: Vec<_> = plain.iter().map(PreparedPublicKey::new).collect();
+    let each: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 10 + usize::from(i)]).collect();
+    let each: Vec<&[u8]> = each.iter().map(Vec::as_slice).collect();
+
+    for plaintexts in [&[PT][..], &each[..]] {
+        let run = |recipients: &dyn Fn(&mut ChaCha20Rng) -> Vec<_>| {
+            let mut rng = ChaCha20Rng::seed_from_u64(7);
+            recipients(&mut rng)
+        };
+        let a = run(&|rng| H::<K>::seal_base_many(rng, &plain, INFO, AAD, plaintexts).unwrap());
+        let b = run(&|rng| H::<K>::seal_base_many(rng, &prepared, INFO, AAD, plaintexts).unwrap());
+        let refs: Vec<&PublicKey<K>> = plain.iter().collect();
+        let c = run(&|rng| H::<K>::seal_base_many(rng, &refs, INFO, AAD, plaintexts).unwrap());
+        assert!(a == b && a == c, "kem {:#06x}", K::ID);
+        assert_eq!(a.len(), keys.len());
+        for (i, ((enc, ct), (sk, _))) in a.iter().zip(&keys).enumerate() {
+            let pt = plaintexts[if plaintexts.len() == 1 { 0 } else { i }];
+            assert_eq!(H::<K>::open_base(enc, sk, INFO, AAD, ct).unwrap(), pt);
+            // Fresh randomness per recipient: no two encapsulations alike.
+            assert!(a[..i].iter().all(|(e, _)| e != enc));
+        }
+    }
+    let two: [&[u8]; 2] = [b"a", b"b"];
+    assert_eq!(
+        H::<K>::seal_base_many(&mut rng, &plain, INFO, AAD, &two).unwrap_err(),
+        Error::InvalidLength
+    );
+    assert_eq!(
+        H::<K>::seal_base_many(&mut rng, &plain, INFO, AAD, &[]).unwrap_err(),
+        Error::InvalidLength
+    );
+    let none: [PublicKey<K>; 0] = [];
+    assert!(
+        H::<K>::seal_base_many(&mut rng, &none, INFO, AAD, &[PT])
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn seal_base_many_on_every_kem() {
+    for_each_kem!(seal_many);
+}
+
+/// The runtime `seal_base_many`: parsed, prepared and byte keys give the same output, which
+/// opens; a key of another KEM and an export-only suite are refused.
+#[test]
+fn runtime_seal_base_many() {
+    use typed_hpke::suite::ReceiverMode;
+    let suite = Suite::new(0x0020, 0x0001, 0x0003).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    let keys: Vec<_> = (0..4)
+        .map(|_| suite.generate_key_pair(&mut rng).unwrap())
+        .collect();
+    let parsed: Vec<_> = keys.iter().map(|(_, pk)| pk.clone()).collect();
+    let mut prepared = parsed.clone();
+    prepared
+        .iter_mut()
+        .for_each(typed_hpke::suite::PublicKey::prepare);
+    let bytes: Vec<Vec<u8>> = parsed.iter().map(|pk| pk.as_bytes().to_vec()).collect();
+    let seal = |rng: &mut ChaCha20Rng, which: u8| match which {
+        0 => suite.seal_base_many(rng, &parsed, INFO, AAD, &[PT]),
+        1 => suite.seal_base_many(rng, &prepared, INFO, AAD, &[PT]),
+        _ => suite.seal_base_many(rng, &bytes, INFO, AAD, &[PT]),
+    };
+    let out: Vec<_> = (0..3)
+        .map(|which| seal(&mut ChaCha20Rng::seed_from_u64(11), which).unwrap())
+        .collect();
+    assert!(out[0] == out[1] && out[1] == out[2]);
+    for ((enc, ct), (sk, _)) in out[0].iter().zip(&keys) {
+        assert_eq!(
+            suite
+                .open(enc, sk, INFO, AAD, ct, ReceiverMode::Base)
+                .unwrap(),
+            PT
+        );
+    }
+    let other = Suite::new(0x0010, 0x0001, 0x0003).unwrap();
+    assert_eq!(
+        other
+            .seal_base_many(&mut rng, &parsed, INFO, AAD, &[PT])
+            .unwrap_err(),
+        Error::InvalidPublicKey
+    );
+    let export_only = Suite::new(0x0020, 0x0001, 0xffff).unwrap();
+    assert_eq!(
+        export_only
+            .seal_base_many(&mut rng, &parsed, INFO, AAD, &[PT])
+            .unwrap_err(),
+        Error::UnsupportedOperation
+    );
+}
+
+/// With `rayon`, spreading the recipients over threads changes nothing: the default pool and
+/// a one-thread pool give the same output from the same generator state.
+#[cfg(feature = "rayon")]
+#[test]
+fn seal_base_many_is_the_same_on_any_number_of_threads() {
+    type H = Hpke<X25519, F, A>;
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let keys: Vec<_> = (0..64).map(|_| X25519::generate(&mut rng).1).collect();
+    let seal = || {
+        let mut rng = ChaCha20Rng::seed_from_u64(6);
+        H::seal_base_many(&mut rng, &keys, INFO, AAD, &[PT]).unwrap()
+    };
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let many = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    assert_eq!(one.install(seal), many.install(seal));
+}

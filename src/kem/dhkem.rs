@@ -38,11 +38,11 @@ pub trait DhGroup: crate::sealed::Sealed + Sized + 'static {
     type Scalar: Clone + Zeroize;
     /// A validated public point, ready to be multiplied.
     #[doc(hidden)]
-    type Point: Clone;
+    type Point: Clone + Send + Sync;
     /// A precomputed table of multiples of a public point (see
     /// [`PreparedPublicKey`](super::PreparedPublicKey)).
     #[doc(hidden)]
-    type Table: Clone;
+    type Table: Clone + Send + Sync;
 
     /// The engine: scalars, points and raw Diffie-Hellman (sealed).
     #[doc(hidden)]

@@ -36,6 +36,19 @@ impl<K: Kem> RecipientKey<K> for PublicKey<K> {
     }
 }
 
+impl<T: crate::sealed::Sealed + ?Sized> crate::sealed::Sealed for &T {}
+
+/// A reference to a recipient key is one.
+impl<K: Kem, T: RecipientKey<K> + ?Sized> RecipientKey<K> for &T {
+    fn public_key(&self) -> &PublicKey<K> {
+        (**self).public_key()
+    }
+
+    fn precomputed(&self) -> Option<&K::Prepared> {
+        (**self).precomputed()
+    }
+}
+
 /// A public key with its precomputation borrowed, as a runtime key holds the two.
 pub(crate) struct RecipientRef<'a, K: Kem> {
     pub(crate) pk: &'a PublicKey<K>,

@@ -60,10 +60,7 @@ pub(crate) trait PreparedAny: core::any::Any + Send + Sync {
 }
 
 #[cfg(feature = "alloc")]
-impl<K: Kem> PreparedAny for crate::kem::PreparedPublicKey<K>
-where
-    Self: Send + Sync,
-{
+impl<K: Kem> PreparedAny for crate::kem::PreparedPublicKey<K> {
     fn clone_box(&self) -> alloc::boxed::Box<dyn PreparedAny> {
         alloc::boxed::Box::new(self.clone())
     }
@@ -82,10 +79,7 @@ impl Clone for Prepared {
 
 #[cfg(feature = "alloc")]
 impl Prepared {
-    pub(crate) fn new<K: Kem>(pk: &crate::PublicKey<K>) -> Self
-    where
-        crate::kem::PreparedPublicKey<K>: Send + Sync,
-    {
+    pub(crate) fn new<K: Kem>(pk: &crate::PublicKey<K>) -> Self {
         Self(alloc::boxed::Box::new(crate::kem::PreparedPublicKey::new(
             pk,
         )))
@@ -276,6 +270,19 @@ macro_rules! bytes_input {
 bytes_input!([] [u8], [const N: usize] [u8; N]);
 #[cfg(feature = "alloc")]
 bytes_input!([] Vec<u8>, [] Zeroizing<Vec<u8>>);
+
+// A reference to a key input is one: `&[&PublicKey]` for `Suite::seal_base_many`.
+impl<T: private::Sealed + ?Sized> private::Sealed for &T {}
+impl<T: PrivateKeyInput + ?Sized> PrivateKeyInput for &T {
+    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
+        (**self).private_key_arg()
+    }
+}
+impl<T: PublicKeyInput + ?Sized> PublicKeyInput for &T {
+    fn public_key_arg(&self) -> KeyArg<'_, PublicKey> {
+        (**self).public_key_arg()
+    }
+}
 
 impl private::Sealed for PrivateKey {}
 impl PrivateKeyInput for PrivateKey {
