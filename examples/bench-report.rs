@@ -251,6 +251,11 @@ fn main() {
     let mut tally: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
     let mut losses = Vec::new();
     for (row, cells) in &rows {
+        // A prepared row sets typed-hpke's prepared key against the others' plain one: it has
+        // its own section below, and stays out of the tally.
+        if row.contains("_prepared") {
+            continue;
+        }
         for &peer in PEERS {
             if let Some(c) = cells.get(peer) {
                 let t = tally.entry(peer).or_default();
@@ -326,6 +331,9 @@ fn main() {
     .unwrap();
     let mut within = (0usize, 0usize);
     for (row, cells) in &rows {
+        if row.contains("_prepared") {
+            continue;
+        }
         let limit = [cells.get(LIMIT), cells.get(FLOOR)]
             .into_iter()
             .flatten()
@@ -373,6 +381,8 @@ fn main() {
          and `limit.rs`."
     )
     .unwrap();
+
+    prepared_section(&mut md, &rows);
 
     // Every row.
     writeln!(md, "\n## Every row\n").unwrap();
@@ -470,6 +480,130 @@ fn main() {
     );
 }
 
+type Rows = [(String, BTreeMap<String, Cell>)];
+
+/// Encapsulation to a prepared key: against the fastest peer's plain encapsulation on the same
+/// row, the table's build cost, the break-even and the memory; the multi-recipient seal.
+fn prepared_section(md: &mut String, rows: &Rows) {
+    let cells = |row: &str| rows.iter().find(|(r, _)| r == row).map(|(_, c)| c);
+    let fastest_peer = |c: &BTreeMap<String, Cell>| {
+        PEERS
+            .iter()
+            .filter_map(|p| c.get(*p).map(|cell| (*p, cell.clone())))
+            .min_by(|a, b| a.1.ns.total_cmp(&b.1.ns))
+    };
+    writeln!(md, "\n## Prepared recipient keys\n").unwrap();
+    writeln!(
+        md,
+        "`PreparedPublicKey` (and `suite::PublicKey::prepare`) against the plain key. The \
+         prepared rows (`*_prepared`) time typed-hpke encapsulating to a prepared key and every \
+         other implementation doing its ordinary encapsulation or Base setup on the same row, so \
+         the ratio is what a sender gains by switching to typed-hpke and preparing; they are \
+         not in the tally. \"prepare\" is the table's build cost (`prepare/*` rows, typed-hpke \
+         alone); the break-even is the number of encapsulations after which preparing has paid \
+         for itself: prepare / (plain encap - prepared encap), both typed-hpke's on this run. \
+         The memory is `PreparedPublicKey::memory_size()`, the table included.\n"
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "| KEM | encap | prepared encap | fastest peer's encap | prepared / peer [95%] | \
+         prepared / limit [95%] | prepare | break-even | memory |\n|---|---|---|---|---|---|---|---|---|"
+    )
+    .unwrap();
+    for (kem, memory) in prepared_memory() {
+        let (Some(plain), Some(prep), Some(build)) = (
+            cells(&format!("kem/{kem}/encap")),
+            cells(&format!("kem/{kem}/encap_prepared")),
+            cells(&format!("prepare/{kem}")),
+        ) else {
+            continue;
+        };
+        let (ours, plain, build) = (prep[OURS].ns, plain[OURS].ns, build[OURS].ns);
+        let peer = fastest_peer(prep);
+        let break_even = if plain > ours {
+            format!("{:.0}", (build / (plain - ours)).ceil())
+        } else {
+            "never".into()
+        };
+        writeln!(
+            md,
+            "| {kem} | {} | {} | {} | {} | {} | {} | {break_even} | {memory} |",
+            fmt_time(plain),
+            fmt_time(ours),
+            peer.as_ref()
+                .map_or("-".into(), |(p, c)| format!("{} ({p})", fmt_time(c.ns))),
+            peer.as_ref().map_or("-".into(), |(_, c)| c.interval()),
+            prep.get(LIMIT).map_or("-".into(), Cell::interval),
+            fmt_time(build),
+        )
+        .unwrap();
+    }
+    writeln!(
+        md,
+        "\n| setup | Base setup | prepared | fastest peer's | prepared / peer [95%] |\n|---|---|---|---|---|"
+    )
+    .unwrap();
+    for (row, prep) in rows
+        .iter()
+        .filter(|(r, _)| r.starts_with("setup_sender_base_prepared/"))
+    {
+        let suite = row.trim_start_matches("setup_sender_base_prepared/");
+        let plain = cells(&format!("setup_sender_base/{suite}")).map_or(f64::NAN, |c| c[OURS].ns);
+        let peer = fastest_peer(prep);
+        writeln!(
+            md,
+            "| {suite} | {} | {} | {} | {} |",
+            fmt_time(plain),
+            fmt_time(prep[OURS].ns),
+            peer.as_ref()
+                .map_or("-".into(), |(p, c)| format!("{} ({p})", fmt_time(c.ns))),
+            peer.as_ref().map_or("-".into(), |(_, c)| c.interval()),
+        )
+        .unwrap();
+    }
+    if let Some((row, c)) = rows.iter().find(|(r, _)| r.starts_with("seal_many/")) {
+        writeln!(
+            md,
+            "\nMulti-recipient seal, `{row}`: an MLS Welcome's GroupSecrets (100 bytes) sealed to \
+             100 X25519 members by `Hpke::seal_base_many` with the `rayon` feature on this \
+             machine's CPUs ({}), against the same call in a one-thread rayon pool and against \
+             100 `seal_base` calls. Ratios are typed-hpke's `seal_base_many` / the other.\n",
+            fmt_time(c[OURS].ns)
+        )
+        .unwrap();
+        writeln!(md, "| against | time | ratio [95%] |\n|---|---|---|").unwrap();
+        for (who, cell) in c.iter().filter(|(w, _)| w.as_str() != OURS) {
+            writeln!(
+                md,
+                "| {who} | {} | {} |",
+                fmt_time(cell.ns),
+                cell.interval()
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// `PreparedPublicKey::memory_size()` per KEM with a table, by its row name.
+fn prepared_memory() -> Vec<(&'static str, usize)> {
+    use typed_hpke::kem::*;
+    fn of<K: Kem>() -> usize {
+        let (_, pk) = K::derive_key_pair(&[7; 66]).unwrap();
+        PreparedPublicKey::new(&pk).memory_size()
+    }
+    vec![
+        ("x25519", of::<DhKemX25519HkdfSha256>()),
+        ("p256", of::<DhKemP256HkdfSha256>()),
+        ("p384", of::<DhKemP384HkdfSha384>()),
+        ("p521", of::<DhKemP521HkdfSha512>()),
+        ("k256", of::<DhKemSecp256k1HkdfSha256>()),
+        ("xwing", of::<XWing>()),
+        ("mlkem768p256", of::<MlKem768P256>()),
+        ("mlkem1024p384", of::<MlKem1024P384>()),
+    ]
+}
+
 fn rows_time(rows: &[(String, BTreeMap<String, Cell>)], row: &str, who: &str) -> f64 {
     rows.iter()
         .find(|(r, _)| r == row)
@@ -538,6 +672,9 @@ fn sizes() -> String {
         "MLKEM768-P256" => MlKem768P256,
         "MLKEM1024-P384" => MlKem1024P384
     );
+    for (kem, memory) in prepared_memory() {
+        line(&format!("PreparedPublicKey {kem}, table included"), memory);
+    }
     writeln!(
         s,
         "\nThe ML-KEM and hybrid private keys hold the expanded decapsulation key (and the parsed \

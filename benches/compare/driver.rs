@@ -115,6 +115,9 @@ pub struct Row {
     pub op: Op,
     /// The suite. KEM rows carry their KEM's usual suite, so every peer can dispatch on it.
     pub ids: Ids,
+    /// typed-hpke encapsulates to a prepared key (`Encap` and `SetupSender` rows); the other
+    /// implementations, which have no such thing, do what the unprepared row does.
+    pub prepared: bool,
 }
 
 pub fn kem_name(id: u16) -> &'static str {
@@ -174,6 +177,10 @@ impl Row {
         match self.op {
             Op::Generate => format!("kem/{kem}/generate"),
             Op::DeriveKeyPair => format!("kem/{kem}/derive_key_pair"),
+            Op::Encap if self.prepared => format!("kem/{kem}/encap_prepared"),
+            Op::SetupSender(m) if self.prepared => {
+                format!("setup_sender_{}_prepared/{suite}", m.name())
+            }
             Op::Encap => format!("kem/{kem}/encap"),
             Op::Decap => format!("kem/{kem}/decap"),
             Op::AuthEncap => format!("kem/{kem}/auth_encap"),

@@ -145,6 +145,11 @@ const KEM_SUITES: &[Ids] = &[
     (0x0051, 0x0002, 0x0002),
 ];
 
+/// The KEMs whose prepared key holds a table.
+const PREPARED_KEMS: &[u16] = &[
+    0x0020, 0x0010, 0x0011, 0x0012, 0x0016, 0x647a, 0x0050, 0x0051,
+];
+
 const X25519_AEADS: &[Ids] = &[
     (0x0020, 0x0001, 0x0001),
     (0x0020, 0x0001, 0x0002),
@@ -164,9 +169,13 @@ const X25519_KDFS: &[Ids] = &[
 const SIZES: &[usize] = &[64, 1024, 16384, 65536];
 const MODES: &[Mode] = &[Mode::Base, Mode::Psk, Mode::Auth, Mode::AuthPsk];
 
+fn push_row(rows: &mut Vec<Row>, op: Op, ids: Ids, prepared: bool) {
+    rows.push(Row { op, ids, prepared });
+}
+
 fn rows() -> Vec<Row> {
     let mut rows = Vec::new();
-    let mut push = |op, ids| rows.push(Row { op, ids });
+    let mut push = |op, ids| push_row(&mut rows, op, ids, false);
     // KEMs: every operation, the authenticated ones on the DH-KEMs.
     for &ids in KEM_SUITES {
         let dh = ids.0 < 0x0040;
@@ -226,6 +235,16 @@ fn rows() -> Vec<Row> {
     }
     for n in [16, 64, 128, 256] {
         push(Op::Export(n), X25519_KDFS[0]);
+    }
+    // Encapsulation to a prepared key, for the KEMs that prepare one (X448 and ML-KEM have no
+    // table: their prepared key is the plain one).
+    for &ids in KEM_SUITES
+        .iter()
+        .filter(|ids| PREPARED_KEMS.contains(&ids.0))
+    {
+        for op in [Op::Encap, Op::SetupSender(Mode::Base)] {
+            push_row(&mut rows, op, ids, true);
+        }
     }
     rows
 }
@@ -316,6 +335,25 @@ fn main() {
             "    {:24} {:>11.0} ns  {:.1} allocs",
             TYPED, results[0].ns, results[0].allocations
         );
+        outcomes.extend(results);
+    }
+    // typed-hpke alone: the cost of preparing a key, and the multi-recipient seal against its
+    // own single seals.
+    for (name, jobs) in typed::extras() {
+        if quick_mode
+            || !(config.filter.is_empty()
+                || config.filter.iter().any(|f| name.contains(f.as_str())))
+        {
+            continue;
+        }
+        let results = driver::run(&config, &name, jobs());
+        eprintln!("[{:.0} s] {name}", start.elapsed().as_secs_f64());
+        for o in &results {
+            eprintln!(
+                "    {:40} {:>11.0} ns  {:.1} allocs",
+                o.who, o.ns, o.allocations
+            );
+        }
         outcomes.extend(results);
     }
     let header = [

@@ -111,7 +111,8 @@ mod prepared_key {
     use core::fmt;
 
     use super::RecipientKey;
-    use crate::kem::{Kem, PublicKey};
+    use crate::Error;
+    use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
     use crate::sealed::KemEngine as _;
 
     /// A public key prepared for repeated encapsulation: the key beside a precomputed table of
@@ -168,6 +169,33 @@ mod prepared_key {
         /// The public key this was prepared from.
         pub fn public_key(&self) -> &PublicKey<K> {
             &self.pk
+        }
+
+        /// `Encap(pkR)` through the table: what [`Kem::encap`] gives for the public key, from
+        /// the same randomness.
+        ///
+        /// # Errors
+        /// As [`Kem::encap`].
+        pub fn encap<R: rand_core::CryptoRng + ?Sized>(
+            &self,
+            rng: &mut R,
+        ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
+            super::encap_to(rng, self)
+        }
+
+        /// `AuthEncap(pkR, skS)` through the table: what [`AuthKem::auth_encap`] gives.
+        ///
+        /// # Errors
+        /// As [`AuthKem::auth_encap`].
+        pub fn auth_encap<R: rand_core::CryptoRng + ?Sized>(
+            &self,
+            rng: &mut R,
+            sk_s: &PrivateKey<K>,
+        ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>
+        where
+            K: AuthKem,
+        {
+            super::auth_encap_to(rng, self, sk_s)
         }
 
         /// The bytes this key occupies, its heap-held table included.
