@@ -30,15 +30,14 @@ const PEERS: &[&str] = &[
 ];
 
 /// The P-384 and secp256k1 rows lost by a few percent to peers on the same curve crates.
-const SAME_CRATES: &str = "Cause not found. The same crates make the same calls on both sides (p384 / k256 \
-         scalar multiplication, RustCrypto HKDF); generate, which makes the same scalar \
-         multiplication as derive_key_pair, ties on P-384 against hpke-ng and rust-hpke, and a component probe (scalar \
-         sampling, `mul_by_generator`, affine conversion, SEC1 encoding, whole derive against \
-         hpke-ng's) showed no difference beyond its run-to-run spread. A rerun after this run \
-         gave P-384 derive_key_pair 1.039 [1.034, 1.048] against hpke-ng, so the 4-5% is real on \
-         this build; code placement of the curve arithmetic is the remaining suspect. Left open.";
+const SAME_CRATES: &str = "Not in typed-hpke's own code: on these rows typed-hpke is within 0.1% of its \
+         floor (the same `p384` / `k256` calls made bare in the same binary: `kem/p384/decap` \
+         1.0006 [0.9993, 1.0024], `kem/p384/encap` 1.0006), so the gap is between two builds of \
+         the same curve arithmetic, typed-hpke's and the peer's. A rerun of `kem/p384/decap` \
+         alone gave 1.059 [1.058, 1.061] against hpke-ng: real on this build. Code placement of \
+         the curve arithmetic is the remaining suspect; left open.";
 
-/// Why a row is lost: `(peer, row prefix, cause)`, first match wins (an empty peer matches
+/// Why a row is lost: `(peer, part of the row name, cause)`, first match wins (an empty peer matches
 /// any). Written after reading the run's numbers; a loss matching none is reported as "cause
 /// not analysed", which the report must not contain.
 const CAUSES: &[(&str, &str, &str)] = &[
@@ -53,18 +52,6 @@ const CAUSES: &[(&str, &str, &str)] = &[
          the setup rows it loses; ChaCha20-Poly1305 costs about 2 us per message in RustCrypto's \
          crate even at 64 B (floor 2.02 us, 98% of typed-hpke's context seal). The fix is the \
          optional aws-lc-rs engine of issue 15.",
-    ),
-    (
-        "",
-        "kem/p521/",
-        "**Ours, fixed after this run.** GenerateKeyPair drew P-521 scalars with `elliptic_curve`'s \
-         `NonZeroScalar::generate_from_rng`, which accepts 66 random bytes only when they fall \
-         below the 521-bit order, about 1 time in 128: a probe measured 30-34 us per key for the sampling alone, the whole gap \
-         (encapsulation draws an ephemeral key the same way). The sampler now masks the top \
-         byte as §7.1.3 masks DeriveKeyPair's candidates (`tests/keys.rs` pins the masking and \
-         the rejections). A rerun of the P-521 KEM rows after the fix (`-- kem/p521`): generate \
-         1.002 [0.991, 1.007] against hpke-ng and 0.985 [0.967, 1.002] against rust-hpke, encap \
-         0.994 [0.981, 1.010] against hpke-ng: ties.",
     ),
     (
         "hpke-rs (libcrux)",
@@ -85,9 +72,24 @@ const CAUSES: &[(&str, &str, &str)] = &[
          on every larger row). Fix: a faster ChaCha20-Poly1305 under the AEAD (issue 15's engine).",
     ),
     ("", "kem/p384/", SAME_CRATES),
-    ("", "setup_sender_psk/p384", SAME_CRATES),
-    ("", "setup_receiver_auth/p384", SAME_CRATES),
+    ("", "/p384-", SAME_CRATES),
     ("", "kem/k256/", SAME_CRATES),
+    (
+        "hpke-rs (libcrux)",
+        "/p256-",
+        "The primitive: hpke-rs' libcrux provider computes P-256 with libcrux's own ECDH, 3-4% \
+         faster here than the `p256` crate; typed-hpke is at its floor (the `p256` calls made \
+         bare) on these rows, `setup_sender_base/p256` 1.0007 [0.9983, 1.0029]. The optional \
+         aws-lc-rs engine (issue 15) is the way past both.",
+    ),
+    (
+        "hpke-ng",
+        "context_seal/x25519-sha256-aes",
+        "Run-to-run: a rerun of `context_seal/x25519-sha256-aes128gcm/64` alone gave 1.021 \
+         [1.018, 1.027] against hpke-ng (a tie), 180 ns against 183 ns. At 64 B the AES-GCM \
+         call itself is 163-173 ns (the floor); the 10-20 ns above it are the context's nonce \
+         and the returned `Vec`, which hpke-ng also pays.",
+    ),
 ];
 
 /// One implementation on one row.
@@ -292,7 +294,7 @@ fn main() {
     for (row, peer, c) in &losses {
         let cause = CAUSES
             .iter()
-            .find(|(p, prefix, _)| (p.is_empty() || p == peer) && row.starts_with(prefix))
+            .find(|(p, part, _)| (p.is_empty() || p == peer) && row.contains(part))
             .map(|(_, _, c)| *c)
             .unwrap_or_else(|| {
                 unexplained += 1;
@@ -372,13 +374,10 @@ fn main() {
     .unwrap();
     writeln!(
         md,
-        "\nA weakness of this run's AEAD limit and floor rows: both copy the plaintext into a kept \
-         buffer and seal or open it in place. At 16 KiB and 64 KiB that measured slower than \
-         typed-hpke's own out-of-place seal on the same `aes-gcm` crate (typed-hpke / floor \
-         0.55-0.59 on AES-GCM) and, for aws-lc-rs' in-place AES-GCM seal, slower than rustls' \
-         aws-lc HPKE, so on those rows neither column is yet the true limit (ratios below 1 \
-         there mean exactly that). The fix is out-of-place calls in `benches/compare/floor.rs` \
-         and `limit.rs`."
+        "\nThe AEAD floor rows seal and open out of place, from the input into a kept buffer, as \
+         typed-hpke's contexts do. The aws-lc-rs limit rows still copy the plaintext into a kept \
+         buffer and seal it in place (aws-lc-rs offers no out-of-place seal), which at 16 and \
+         64 KiB can make that column slower than the library it bounds."
     )
     .unwrap();
 
@@ -539,6 +538,16 @@ fn prepared_section(md: &mut String, rows: &Rows) {
         )
         .unwrap();
     }
+    writeln!(
+        md,
+        "\nIn this run the `kem/xwing/encap_prepared` row was disturbed (typed-hpke's 69.6 us \
+         there is above its own prepared Base setup, 45.7 us, which includes the encapsulation); \
+         a rerun of that row alone gave 43.8 us, 0.247 [0.247, 0.248] against hpke-ng's 177 us. \
+         X25519 does not reach the 0.40 aimed at: two fixed-base multiplications and two \
+         inversions (about 13.5 + 13.5 + 2 x 4.3 us with curve25519-dalek) are its floor, and \
+         dalek offers no batch inversion without heap scratch that it does not wipe."
+    )
+    .unwrap();
     writeln!(
         md,
         "\n| setup | Base setup | prepared | fastest peer's | prepared / peer [95%] |\n|---|---|---|---|---|"
