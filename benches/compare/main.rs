@@ -339,7 +339,21 @@ fn main() {
     }
     // typed-hpke alone: the cost of preparing a key, and the multi-recipient seal against its
     // own single seals.
-    for (name, jobs) in typed::extras() {
+    let mut extras: Vec<typed::Extra> = KEM_SUITES
+        .iter()
+        .filter(|ids| PREPARED_KEMS.contains(&ids.0))
+        .filter_map(|&ids| {
+            use typed::prepare;
+            let row = Row {
+                op: Op::Encap,
+                ids,
+                prepared: true,
+            };
+            for_suite!(ids, typed_call, prepare, &row)
+        })
+        .collect();
+    extras.push(typed::seal_many());
+    for (name, jobs) in extras {
         if quick_mode
             || !(config.filter.is_empty()
                 || config.filter.iter().any(|f| name.contains(f.as_str())))

@@ -160,10 +160,7 @@ mod prepared_key {
     impl<K: Kem> PreparedPublicKey<K> {
         /// Builds the table for `pk` (see the type's documentation for what that costs).
         pub fn new(pk: &PublicKey<K>) -> Self {
-            Self {
-                prepared: K::Engine::prepare(&pk.pk),
-                pk: pk.clone(),
-            }
+            Self::from(pk.clone())
         }
 
         /// The public key this was prepared from.

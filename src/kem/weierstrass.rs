@@ -5,7 +5,8 @@ use elliptic_curve::group::{Curve as _, Group as _};
 use elliptic_curve::point::AffineCoordinates;
 use elliptic_curve::sec1::{FromSec1Point, ModulusSize, ToSec1Point, UncompressedPointSize};
 use elliptic_curve::{
-    AffinePoint, CurveArithmetic, FieldBytesSize, NonZeroScalar, PrimeField, ProjectivePoint,
+    AffinePoint, CurveArithmetic, FieldBytes, FieldBytesSize, NonZeroScalar, PrimeField,
+    ProjectivePoint,
 };
 use hkdf::Hkdf;
 use hkdf::hmac::EagerHash;
@@ -185,14 +186,11 @@ where
         pk: &<Self as DhGroup>::Point,
         out: &mut Array<u8, <Self as DhGroup>::NDh>,
     ) -> Choice {
-        // DH(sk, pk) is the x-coordinate of sk·pk (SEC1 §3.3.1), Ndh bytes.
-        // The product and its affine form are as secret as the DH output: both are wiped.
+        // DH(sk, pk) is the x-coordinate of sk·pk, Ndh bytes. The product is as secret as the
+        // DH output and is wiped.
         // The scalar is borrowed, not copied out of its `NonZeroScalar`.
         let shared = Zeroizing::new(ProjectivePoint::<W::Curve>::from(*pk) * sk.as_ref());
-        let affine = Zeroizing::new(shared.to_affine());
-        *out = affine.x();
-        // `group`'s Choice is not `subtle`'s; converted without branching on the secret.
-        !Choice::from(u8::from(bool::from(shared.is_identity())))
+        x_coordinate::<W::Curve>(&shared, out)
     }
 
     #[cfg(feature = "alloc")]
@@ -223,10 +221,7 @@ where
         {
             // The same x-coordinate as `dh`, the product summed from the table.
             let _ = pk;
-            let shared = table.mul(sk);
-            let affine = Zeroizing::new(shared.to_affine());
-            *out = affine.x();
-            !Choice::from(u8::from(bool::from(shared.is_identity())))
+            x_coordinate::<W::Curve>(&table.mul(sk), out)
         }
         #[cfg(not(feature = "alloc"))]
         {
@@ -234,6 +229,19 @@ where
             Self::dh(sk, pk, out)
         }
     }
+}
+
+/// `DH(sk, pk)`'s output from the product `shared = sk·pk`: its x-coordinate (SEC1 §3.3.1),
+/// `Ndh` bytes, into `out`, and whether the product is not the identity. The affine form is as
+/// secret as the output and is wiped.
+fn x_coordinate<C: CurveArithmetic>(
+    shared: &ProjectivePoint<C>,
+    out: &mut FieldBytes<C>,
+) -> Choice {
+    let affine = Zeroizing::new(shared.to_affine());
+    *out = affine.x();
+    // `group`'s Choice is not `subtle`'s; converted without branching on the secret.
+    !Choice::from(u8::from(bool::from(shared.is_identity())))
 }
 
 /// The fixed-window table of a prepared Weierstrass public key.
