@@ -50,10 +50,11 @@ pub trait SealingAead: Aead {
 /// An authentication tag of the AEAD `A`.
 pub type Tag<A> = Array<u8, <A as SealingAead>::Nt>;
 
-/// Implements [`Aead`] and [`SealingAead`] for a RustCrypto `AeadInOut` cipher.
+/// Implements [`Aead`] and [`SealingAead`] for a cipher RustCrypto implements as `$cipher` and
+/// aws-lc-rs as `aws_lc_rs::aead::$aws`; the engine's [`Keyed`] decides which runs.
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 macro_rules! rustcrypto_aead {
-    ($(#[$doc:meta])* $name:ident, $cipher:ty, $id:literal, $nk:ty, $nn:ty, $nt:ty) => {
+    ($(#[$doc:meta])* $name:ident, $cipher:ty, $aws:ident, $id:literal, $nk:ty, $nn:ty, $nt:ty) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -64,13 +65,13 @@ macro_rules! rustcrypto_aead {
             const ID: u16 = $id;
             type Nk = $nk;
             type Nn = $nn;
-            type Cipher = $cipher;
+            type Cipher = crate::aead::Keyed<$cipher>;
             type Engine = Self;
         }
 
         impl crate::sealed::AeadEngine<$name> for $name {
-            fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> $cipher {
-                <$cipher as aead::KeyInit>::new(key)
+            fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> crate::aead::Keyed<$cipher> {
+                crate::aead::Keyed::new(key, crate::aead::aws_alg!($aws))
             }
 
             fn into_runtime(
@@ -87,54 +88,97 @@ macro_rules! rustcrypto_aead {
 
         impl crate::sealed::SealingAeadEngine<$name> for $name {
             fn seal_in_place(
-                cipher: &$cipher,
+                cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 buffer: &mut [u8],
             ) -> Result<crate::aead::Tag<Self>, crate::Error> {
-                aead::AeadInOut::encrypt_inout_detached(cipher, nonce, aad, buffer.into())
-                    .map_err(|_| crate::Error::Seal)
+                cipher.seal_in_place(nonce, aad, buffer)
             }
 
             fn seal_to(
-                cipher: &$cipher,
+                cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 input: &[u8],
                 output: &mut [u8],
             ) -> Result<crate::aead::Tag<Self>, crate::Error> {
-                let buf = aead::inout::InOutBuf::new(input, output)
-                    .map_err(|_| crate::Error::InvalidLength)?;
-                aead::AeadInOut::encrypt_inout_detached(cipher, nonce, aad, buf)
-                    .map_err(|_| crate::Error::Seal)
+                cipher.seal_to(nonce, aad, input, output)
             }
 
             fn open_in_place(
-                cipher: &$cipher,
+                cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 buffer: &mut [u8],
                 tag: &crate::aead::Tag<Self>,
             ) -> Result<(), crate::Error> {
-                aead::AeadInOut::decrypt_inout_detached(cipher, nonce, aad, buffer.into(), tag)
-                    .map_err(|_| crate::Error::Open)
+                cipher.open_in_place(nonce, aad, buffer, tag)
             }
 
             fn open_to(
-                cipher: &$cipher,
+                cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 input: &[u8],
                 output: &mut [u8],
                 tag: &crate::aead::Tag<Self>,
             ) -> Result<(), crate::Error> {
-                let buf = aead::inout::InOutBuf::new(input, output)
-                    .map_err(|_| crate::Error::InvalidLength)?;
-                aead::AeadInOut::decrypt_inout_detached(cipher, nonce, aad, buf, tag)
-                    .map_err(|_| crate::Error::Open)
+                cipher.open_to(nonce, aad, input, output, tag)
+            }
+
+            fn open_to_fresh(
+                cipher: &crate::aead::Keyed<$cipher>,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                input: &[u8],
+                output: &mut [u8],
+                tag: &crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                cipher.open_to_fresh(nonce, aad, input, output, tag)
             }
         }
     };
 }
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 pub(crate) use rustcrypto_aead;
+
+/// The aws-lc-rs algorithm of a cipher, or `()` without the engine.
+#[cfg(all(
+    feature = "aws-lc-rs",
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+macro_rules! aws_alg {
+    ($aws:ident) => {
+        &aws_lc_rs::aead::$aws
+    };
+}
+#[cfg(all(
+    not(feature = "aws-lc-rs"),
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+macro_rules! aws_alg {
+    ($aws:ident) => {
+        ()
+    };
+}
+#[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+pub(crate) use aws_alg;
+
+#[cfg(all(
+    feature = "aws-lc-rs",
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+mod aws_lc;
+#[cfg(all(
+    feature = "aws-lc-rs",
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+pub use self::aws_lc::Keyed;
+#[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+mod rustcrypto;
+#[cfg(all(
+    not(feature = "aws-lc-rs"),
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+pub use self::rustcrypto::Keyed;

@@ -130,13 +130,39 @@ impl<A: SealingAead> AeadState<A> {
         ct: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
+        self.open_to(aad, ct, out, A::SealingEngine::open_to)
+    }
+
+    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, which is dropped on
+    /// failure: the engine may decrypt into it before checking the tag.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
+        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
+        let mut out = alloc::vec![0u8; pt_len];
+        self.open_to(aad, ct, &mut out, A::SealingEngine::open_to_fresh)?;
+        Ok(out)
+    }
+
+    /// Splits `ct`, checks `out` and runs `open` (one of the engine's out-of-place opens).
+    fn open_to(
+        &mut self,
+        aad: &[u8],
+        ct: &[u8],
+        out: &mut [u8],
+        open: impl FnOnce(
+            &A::Cipher,
+            &Array<u8, A::Nn>,
+            &[u8],
+            &[u8],
+            &mut [u8],
+            &Tag<A>,
+        ) -> Result<(), Error>,
+    ) -> Result<usize, Error> {
         let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
         let (ciphertext, tag) = ct.split_at(pt_len);
         let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
         let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
-        self.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
-        })?;
+        self.with_next_nonce(|cipher, nonce| open(cipher, nonce, aad, ciphertext, out, &tag))?;
         Ok(pt_len)
     }
 }
@@ -326,9 +352,6 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
     /// As [`ReceiverContext::open_into`].
     #[cfg(feature = "alloc")]
     pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
-        let mut out = alloc::vec![0u8; pt_len];
-        self.open_into(aad, ct, &mut out)?;
-        Ok(out)
+        self.ctx.aead.open(aad, ct)
     }
 }

@@ -48,6 +48,8 @@ macro_rules! runtime_keys {
     };
 }
 
+#[cfg(all(feature = "aws-lc-rs", any(feature = "x25519", feature = "nist")))]
+mod aws_lc;
 mod dhkem;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 mod hybrid;

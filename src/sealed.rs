@@ -173,6 +173,18 @@ pub trait SealingAeadEngine<A: SealingAead> {
         output: &mut [u8],
         tag: &Tag<A>,
     ) -> Result<(), Error>;
+
+    /// [`Self::open_to`] into a buffer the crate has just allocated and drops on failure, so
+    /// the caller never sees it: on failure `output` may hold anything but plaintext (the
+    /// aws-lc-rs engine decrypts before it checks the tag, then zeroes the output).
+    fn open_to_fresh(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error>;
 }
 
 /// A Diffie-Hellman group's engine: scalars, points and raw `DH`, for [`DhKem`] only.

@@ -92,48 +92,18 @@ where
     }
 
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> <Self as DhGroup>::Scalar {
-        // GenerateKeyPair (RFC 9180 §4): a uniform scalar in [1, n), by rejection sampling
-        // over Nsk random bytes with the top byte masked as §7.1.3 masks DeriveKeyPair's
-        // candidates. With the mask every curve accepts a candidate with probability close to
-        // 1; without it P-521 (521 bits in 66 bytes) accepts 1 in 128, which cost about 30 us
-        // per key in `elliptic_curve`'s `NonZeroScalar::generate_from_rng` (measured). A
-        // rejected candidate is independent of the accepted one, so the loop leaks nothing.
-        let mut bytes = Zeroizing::new(Array::<u8, <Self as DhGroup>::NSk>::default());
-        loop {
-            rng.fill_bytes(&mut bytes[..]);
-            if let Some(first) = bytes.first_mut() {
-                *first &= W::BITMASK;
-            }
-            if let Some(sk) = NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option() {
-                return sk;
-            }
-        }
+        sample_scalar::<W::Curve, _, _>(rng, W::BITMASK, |bytes| {
+            NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option()
+        })
     }
 
     fn derive_scalar(
         suite_id: &[u8],
         dkp_prk: &Hkdf<W::Hash>,
     ) -> Result<<Self as DhGroup>::Scalar, Error> {
-        // while sk == 0 or sk >= order:
-        //   if counter > 255: raise DeriveKeyPairError
-        //   bytes = LabeledExpand(dkp_prk, "candidate", I2OSP(counter, 1), Nsk)
-        //   bytes[0] = bytes[0] & bitmask
-        //   sk = OS2IP(bytes)
-        for counter in 0..=u8::MAX {
-            let mut bytes = expand_candidate::<_, <Self as DhGroup>::NSk>(
-                dkp_prk,
-                suite_id,
-                Label::Candidate,
-                &[counter],
-            )?;
-            if let Some(first) = bytes.first_mut() {
-                *first &= W::BITMASK;
-            }
-            if let Some(sk) = NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option() {
-                return Ok(sk);
-            }
-        }
-        Err(Error::DeriveKeyPair)
+        derive_scalar::<W::Curve, _, _>(suite_id, dkp_prk, W::BITMASK, |bytes| {
+            NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option()
+        })
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<<Self as DhGroup>::Scalar, Error> {
@@ -165,11 +135,7 @@ where
     }
 
     fn point_from_bytes(bytes: &[u8]) -> Result<<Self as DhGroup>::Point, Error> {
-        // Exactly Npk bytes with the uncompressed tag: `from_sec1_bytes` alone would also take
-        // compressed points and the identity encoding.
-        if bytes.len() != <<Self as DhGroup>::NPk as hybrid_array::typenum::Unsigned>::USIZE
-            || bytes.first() != Some(&SEC1_UNCOMPRESSED)
-        {
+        if !is_uncompressed::<<Self as DhGroup>::NPk>(bytes) {
             return Err(Error::InvalidPublicKey);
         }
         // On the curve, and not the identity (§7.1.4 public key validation).
@@ -229,6 +195,66 @@ where
             Self::dh(sk, pk, out)
         }
     }
+}
+
+/// `GenerateKeyPair`'s scalar (RFC 9180 §4): a uniform scalar in `[1, n)`, by rejection sampling
+/// over `Nsk` random bytes with the top byte masked as §7.1.3 masks `DeriveKeyPair`'s candidates;
+/// `accept` makes the scalar from bytes in range and refuses the others. With the mask every curve
+/// accepts a candidate with probability close to 1; without it P-521 (521 bits in 66 bytes)
+/// accepts 1 in 128, which cost about 30 us per key in `elliptic_curve`'s
+/// `NonZeroScalar::generate_from_rng` (measured). A rejected candidate is independent of the
+/// accepted one, so the loop leaks nothing.
+pub(super) fn sample_scalar<C: CurveArithmetic, R: CryptoRng + ?Sized, T>(
+    rng: &mut R,
+    bitmask: u8,
+    mut accept: impl FnMut(&FieldBytes<C>) -> Option<T>,
+) -> T {
+    let mut bytes = Zeroizing::new(FieldBytes::<C>::default());
+    loop {
+        rng.fill_bytes(&mut bytes[..]);
+        if let Some(first) = bytes.first_mut() {
+            *first &= bitmask;
+        }
+        if let Some(sk) = accept(&bytes) {
+            return sk;
+        }
+    }
+}
+
+/// `DeriveKeyPair`'s scalar after `dkp_prk` (RFC 9180 §7.1.3); `accept` makes the scalar from a
+/// candidate in range and refuses the others.
+pub(super) fn derive_scalar<C: CurveArithmetic, H: EagerHash, T>(
+    suite_id: &[u8],
+    dkp_prk: &Hkdf<H>,
+    bitmask: u8,
+    mut accept: impl FnMut(&FieldBytes<C>) -> Option<T>,
+) -> Result<T, Error> {
+    // while sk == 0 or sk >= order:
+    //   if counter > 255: raise DeriveKeyPairError
+    //   bytes = LabeledExpand(dkp_prk, "candidate", I2OSP(counter, 1), Nsk)
+    //   bytes[0] = bytes[0] & bitmask
+    //   sk = OS2IP(bytes)
+    for counter in 0..=u8::MAX {
+        let mut bytes = expand_candidate::<_, FieldBytesSize<C>>(
+            dkp_prk,
+            suite_id,
+            Label::Candidate,
+            &[counter],
+        )?;
+        if let Some(first) = bytes.first_mut() {
+            *first &= bitmask;
+        }
+        if let Some(sk) = accept(&bytes) {
+            return Ok(sk);
+        }
+    }
+    Err(Error::DeriveKeyPair)
+}
+
+/// `DeserializePublicKey`'s first check (§7.1.1): exactly `Npk` bytes with the uncompressed tag
+/// (a SEC1 parser alone would also take compressed points and the identity encoding).
+pub(super) fn is_uncompressed<NPk: hybrid_array::typenum::Unsigned>(bytes: &[u8]) -> bool {
+    bytes.len() == NPk::USIZE && bytes.first() == Some(&SEC1_UNCOMPRESSED)
 }
 
 /// `DH(sk, pk)`'s output from the product `shared = sk·pk`: its x-coordinate (SEC1 §3.3.1),

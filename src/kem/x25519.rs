@@ -4,7 +4,7 @@ use hkdf::Hkdf;
 use hybrid_array::Array;
 use hybrid_array::typenum::U32;
 use rand_core::CryptoRng;
-use subtle::{Choice, ConstantTimeEq};
+use subtle::Choice;
 use zeroize::Zeroizing;
 
 use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
@@ -31,6 +31,13 @@ impl crate::sealed::Sealed for X25519 {}
 /// 40% faster than the ladder here; the result's u-coordinate is the same for either lift, as
 /// `u([k]P) = u([k](-P))`. A `u` on the twist falls back to the ladder. The branch depends only
 /// on the public `u`; both paths are constant time in `k`.
+#[cfg_attr(
+    feature = "aws-lc-rs",
+    allow(
+        dead_code,
+        reason = "aws-lc computes DH; the tests still check this against the ladder"
+    )
+)]
 pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
     // The dalek functions take the scalar by value; what they copy they do not hand back, and
     // the product is wiped here.
@@ -41,12 +48,110 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
 }
 
 /// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
-/// The scalar is held in a wiped buffer; the one copy returned is the key itself.
-fn clamped(mut k: Zeroizing<[u8; 32]>) -> [u8; 32] {
+/// The scalar is held in a wiped buffer; the one copy kept is the key itself.
+fn clamped(mut k: Zeroizing<[u8; 32]>) -> Scalar {
     k[0] &= 248;
     k[31] &= 127;
     k[31] |= 64;
-    *k
+    engine::scalar(k)
+}
+
+/// The engine's scalar and point, and the two operations that differ between engines.
+type Scalar = <X25519 as DhGroup>::Scalar;
+type Point = <X25519 as DhGroup>::Point;
+
+/// The pure-Rust engine: the scalar and the point are their bytes.
+#[cfg(not(feature = "aws-lc-rs"))]
+mod engine {
+    use hybrid_array::Array;
+    use hybrid_array::typenum::U32;
+    use subtle::Choice;
+    use zeroize::Zeroizing;
+
+    use super::super::dhkem::is_all_zero;
+
+    pub(super) type Scalar = [u8; 32];
+    pub(super) type Point = [u8; 32];
+
+    pub(super) fn scalar(k: Zeroizing<[u8; 32]>) -> Scalar {
+        *k
+    }
+
+    pub(super) fn scalar_bytes(sk: &Scalar) -> &[u8; 32] {
+        sk
+    }
+
+    pub(super) fn scalar_ct_eq(a: &Scalar, b: &Scalar) -> Choice {
+        subtle::ConstantTimeEq::ct_eq(&a[..], &b[..])
+    }
+
+    pub(super) fn point_bytes(pk: &Point) -> &[u8; 32] {
+        pk
+    }
+
+    pub(super) fn public(sk: &Scalar) -> (Point, Array<u8, U32>) {
+        // The fixed-base multiplication with dalek's precomputed tables.
+        let secret = x25519_dalek::StaticSecret::from(*sk);
+        let pk = x25519_dalek::PublicKey::from(&secret).to_bytes();
+        (pk, Array(pk))
+    }
+
+    pub(super) fn point(bytes: &[u8]) -> Option<Point> {
+        bytes.try_into().ok()
+    }
+
+    pub(super) fn dh(sk: &Scalar, pk: &Point, out: &mut Array<u8, U32>) -> Choice {
+        out.copy_from_slice(&super::x25519(sk, pk)[..]);
+        // §7.1.4: abort if the DH output is the all-zero value.
+        !is_all_zero(&out.0)
+    }
+}
+
+/// The aws-lc-rs engine (feature `aws-lc-rs`): the bytes beside aws-lc's key and parsed point.
+#[cfg(feature = "aws-lc-rs")]
+mod engine {
+    use aws_lc_rs::agreement::X25519;
+    use hybrid_array::Array;
+    use hybrid_array::typenum::U32;
+    use subtle::Choice;
+    use zeroize::Zeroizing;
+
+    use super::super::aws_lc;
+    use super::super::dhkem::is_all_zero;
+
+    pub(super) type Scalar = aws_lc::Scalar<U32>;
+    pub(super) type Point = aws_lc::Point<U32>;
+
+    pub(super) fn scalar(k: Zeroizing<[u8; 32]>) -> Scalar {
+        Scalar::import(&X25519, Zeroizing::new(Array(*k)))
+    }
+
+    pub(super) fn scalar_bytes(sk: &Scalar) -> &[u8; 32] {
+        &sk.bytes().0
+    }
+
+    pub(super) fn scalar_ct_eq(a: &Scalar, b: &Scalar) -> Choice {
+        a.ct_eq(b)
+    }
+
+    pub(super) fn point_bytes(pk: &Point) -> &[u8; 32] {
+        &pk.bytes().0
+    }
+
+    pub(super) fn public(sk: &Scalar) -> (Point, Array<u8, U32>) {
+        sk.public(&X25519)
+    }
+
+    pub(super) fn point(bytes: &[u8]) -> Option<Point> {
+        // aws-lc takes any 32 bytes as a u-coordinate, as RFC 7748 does.
+        Point::parse(&X25519, bytes).ok()
+    }
+
+    pub(super) fn dh(sk: &Scalar, pk: &Point, out: &mut Array<u8, U32>) -> Choice {
+        // aws-lc refuses an all-zero output itself; the check of §7.1.4 is made here all the
+        // same, on what it returns.
+        sk.agree(pk, out) & !is_all_zero(&out.0)
+    }
 }
 
 impl DhGroup for X25519 {
@@ -56,8 +161,8 @@ impl DhGroup for X25519 {
     type NPk = U32;
     type NSk = U32;
     type NDh = U32;
-    type Scalar = [u8; 32];
-    type Point = [u8; 32];
+    type Scalar = engine::Scalar;
+    type Point = engine::Point;
     /// The Edwards lift's radix-16 table; `None` for a `u` on the twist, which has no lift.
     #[cfg(feature = "alloc")]
     type Table = Option<alloc::boxed::Box<EdwardsBasepointTable>>;
@@ -69,63 +174,58 @@ impl DhGroup for X25519 {
 impl DhEngine<X25519> for X25519 {
     runtime_keys!(DhKem<X25519>, X25519);
 
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 32] {
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
         clamped(k)
     }
 
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<[u8; 32], Error> {
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
         Ok(clamped(Zeroizing::new(sk.0)))
     }
 
-    fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
+    fn scalar_from_bytes(bytes: &[u8]) -> Result<Scalar, Error> {
         // DeserializePrivateKey MUST clamp its input (§7.1.2).
         Ok(clamped(Zeroizing::new(
             <[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
         )))
     }
 
-    fn scalar_to_bytes(sk: &[u8; 32]) -> Zeroizing<Array<u8, U32>> {
+    fn scalar_to_bytes(sk: &Scalar) -> Zeroizing<Array<u8, U32>> {
         // Stored clamped, so SerializePrivateKey's clamping is already done (§7.1.2).
-        Zeroizing::new(Array(*sk))
+        Zeroizing::new(Array(*engine::scalar_bytes(sk)))
     }
 
-    fn scalar_ct_eq(a: &[u8; 32], b: &[u8; 32]) -> Choice {
-        a.ct_eq(b)
+    fn scalar_ct_eq(a: &Scalar, b: &Scalar) -> Choice {
+        engine::scalar_ct_eq(a, b)
     }
 
-    fn public(sk: &[u8; 32]) -> ([u8; 32], Array<u8, U32>) {
-        // The fixed-base multiplication with dalek's precomputed tables.
-        let secret = x25519_dalek::StaticSecret::from(*sk);
-        let pk = x25519_dalek::PublicKey::from(&secret).to_bytes();
-        (pk, Array(pk))
+    fn public(sk: &Scalar) -> (Point, Array<u8, U32>) {
+        engine::public(sk)
     }
 
-    fn point_from_bytes(bytes: &[u8]) -> Result<[u8; 32], Error> {
+    fn point_from_bytes(bytes: &[u8]) -> Result<Point, Error> {
         // Any 32 bytes are a u-coordinate (RFC 7748 §5); bad points are caught by the all-zero
         // check on the DH output (§7.1.4).
-        bytes.try_into().map_err(|_| Error::InvalidPublicKey)
+        engine::point(bytes).ok_or(Error::InvalidPublicKey)
     }
 
-    fn dh(sk: &[u8; 32], pk: &[u8; 32], out: &mut Array<u8, U32>) -> Choice {
-        out.copy_from_slice(&x25519(sk, pk)[..]);
-        // §7.1.4: abort if the DH output is the all-zero value.
-        !is_all_zero(&out.0)
+    fn dh(sk: &Scalar, pk: &Point, out: &mut Array<u8, U32>) -> Choice {
+        engine::dh(sk, pk, out)
     }
 
     #[cfg(feature = "alloc")]
-    fn prepare(pk: &[u8; 32]) -> <Self as DhGroup>::Table {
+    fn prepare(pk: &Point) -> <Self as DhGroup>::Table {
         // The lift is the one `x25519` multiplies; a twist point keeps the ladder.
-        curve25519_dalek::MontgomeryPoint(*pk)
+        curve25519_dalek::MontgomeryPoint(*engine::point_bytes(pk))
             .to_edwards(0)
             .map(|point| alloc::boxed::Box::new(EdwardsBasepointTable::create(&point)))
     }
 
     #[cfg(not(feature = "alloc"))]
-    fn prepare(_: &[u8; 32]) -> <Self as DhGroup>::Table {}
+    fn prepare(_: &Point) -> <Self as DhGroup>::Table {}
 
     #[cfg(feature = "alloc")]
     fn table_heap_size(table: &<Self as DhGroup>::Table) -> usize {
@@ -140,8 +240,8 @@ impl DhEngine<X25519> for X25519 {
     }
 
     fn dh_prepared(
-        sk: &[u8; 32],
-        pk: &[u8; 32],
+        sk: &Scalar,
+        pk: &Point,
         table: &<Self as DhGroup>::Table,
         out: &mut Array<u8, U32>,
     ) -> Choice {
@@ -150,7 +250,7 @@ impl DhEngine<X25519> for X25519 {
             // [k]P for the clamped k taken whole (below 2^255, not reduced mod the group
             // order), so a small-order component of P is multiplied as the ladder multiplies
             // it; the table's lookups are constant time. Product and output are wiped.
-            let product = Zeroizing::new(table.mul_base_clamped(*sk));
+            let product = Zeroizing::new(table.mul_base_clamped(*engine::scalar_bytes(sk)));
             let u = Zeroizing::new(product.to_montgomery().to_bytes());
             out.copy_from_slice(&u[..]);
             return !is_all_zero(&out.0);

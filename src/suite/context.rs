@@ -277,13 +277,7 @@ impl ReceiverContext {
     /// As [`ReceiverContext::open_into`].
     #[cfg(feature = "alloc")]
     pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-        if !self.0.suite.supports_seal() {
-            return Err(Error::UnsupportedOperation);
-        }
-        let pt_len = ct.len().checked_sub(TAG_LEN).ok_or(Error::Open)?;
-        let mut out = alloc::vec![0u8; pt_len];
-        self.open_into(aad, ct, &mut out)?;
-        Ok(out)
+        with_sealing!(&mut self.0.aead, s => s.open(aad, ct))
     }
 }
 

@@ -1,0 +1,87 @@
+//! The pure-Rust AEAD engine: RustCrypto's `aes-gcm` and `chacha20poly1305`.
+
+use aead::inout::InOutBuf;
+use aead::{AeadInOut, KeyInit, Nonce, Tag};
+
+use crate::Error;
+
+/// A keyed cipher: the key schedule (AES round keys and GHASH key, or the ChaCha20 key),
+/// computed once per context.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
+pub struct Keyed<C>(C);
+
+/// RustCrypto's ciphers wipe their key schedule on drop (feature `zeroize`).
+impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> {}
+
+#[cfg_attr(
+    feature = "aws-lc-rs",
+    allow(dead_code, reason = "under aws-lc-rs only the opens into a caller's buffer run here")
+)]
+impl<C: AeadInOut + KeyInit> Keyed<C> {
+    pub(crate) fn new(key: &aead::Key<C>, (): ()) -> Self {
+        Self(C::new(key))
+    }
+
+    pub(crate) fn seal_in_place(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<Tag<C>, Error> {
+        self.0
+            .encrypt_inout_detached(nonce, aad, buffer.into())
+            .map_err(|_| Error::Seal)
+    }
+
+    pub(crate) fn seal_to(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<Tag<C>, Error> {
+        let buf = InOutBuf::new(input, output).map_err(|_| Error::InvalidLength)?;
+        self.0
+            .encrypt_inout_detached(nonce, aad, buf)
+            .map_err(|_| Error::Seal)
+    }
+
+    /// The tag is checked before anything is decrypted: on failure `buffer` is as it was.
+    pub(crate) fn open_in_place(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        self.0
+            .decrypt_inout_detached(nonce, aad, buffer.into(), tag)
+            .map_err(|_| Error::Open)
+    }
+
+    pub(crate) fn open_to(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        let buf = InOutBuf::new(input, output).map_err(|_| Error::InvalidLength)?;
+        self.0
+            .decrypt_inout_detached(nonce, aad, buf, tag)
+            .map_err(|_| Error::Open)
+    }
+
+    pub(crate) fn open_to_fresh(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        input: &[u8],
+        output: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        self.open_to(nonce, aad, input, output, tag)
+    }
+}

@@ -1,0 +1,201 @@
+//! The aws-lc-rs engine for the classical Diffie-Hellman groups (feature `aws-lc-rs`).
+//!
+//! With the feature on, X25519, P-256, P-384 and P-521 key generation and `DH` run on aws-lc-rs.
+//! What makes the KEM correct stays in this crate and does not lean on aws-lc: the scalars are
+//! drawn, derived (RFC 9180 §7.1.3, rejection sampling included), clamped and range-checked here
+//! and then imported; public keys are validated here before aws-lc parses them (§7.1.1 encoding,
+//! §7.1.4 validation); the X25519 all-zero check (§7.1.4) is made here on aws-lc's output. Every
+//! error is therefore the one the pure-Rust engine gives for the same input
+//! (`tests/engine_errors.rs` pins that under both engines).
+//!
+//! Secrets: a [`Scalar`] keeps its bytes in a wiped buffer beside aws-lc's key; aws-lc frees its
+//! keys with `OPENSSL_free`, which cleanses the memory; the shared secret aws-lc-rs hands over
+//! lives in a `Zeroizing` buffer of its own and is copied once into the caller's wiped buffer.
+
+use core::fmt;
+
+use std::sync::OnceLock;
+
+use aws_lc_rs::agreement::{self, Algorithm, ParsedPublicKey, PrivateKey, UnparsedPublicKey};
+use hybrid_array::{Array, ArraySize};
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::Error;
+
+/// A secret scalar: its bytes (the serialized private key: clamped for X25519, big-endian and
+/// in `[1, n)` for the NIST curves) and the same scalar imported into aws-lc-rs.
+#[doc(hidden)]
+pub struct Scalar<N: ArraySize> {
+    bytes: Zeroizing<Array<u8, N>>,
+    /// `None` once wiped: a wiped scalar agrees on nothing.
+    key: Option<PrivateKey>,
+}
+
+/// A clone imports the scalar again (aws-lc-rs keys are not `Clone`); cloning a private key is
+/// rare, and sharing one aws-lc key between clones would cost an allocation on every key made.
+impl<N: ArraySize> Clone for Scalar<N> {
+    fn clone(&self) -> Self {
+        match &self.key {
+            Some(key) => Self::import(key.algorithm(), self.bytes.clone()),
+            None => Self {
+                bytes: self.bytes.clone(),
+                key: None,
+            },
+        }
+    }
+}
+
+impl<N: ArraySize> fmt::Debug for Scalar<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Scalar(<redacted>)")
+    }
+}
+
+impl<N: ArraySize> Zeroize for Scalar<N> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+        self.key = None;
+    }
+}
+
+impl<N: ArraySize> Scalar<N> {
+    /// Imports `bytes`, a scalar the caller has already checked (clamped, or in `[1, n)`).
+    pub(crate) fn import(alg: &'static Algorithm, bytes: Zeroizing<Array<u8, N>>) -> Self {
+        // aws-lc-rs refuses only a wrong length or a scalar outside [1, n), both excluded by
+        // the caller; what remains is an allocation failure, which aborts anyway.
+        let key = PrivateKey::from_private_key(alg, &bytes[..])
+            .expect("aws-lc-rs imports every checked scalar of the right length");
+        Self {
+            bytes,
+            key: Some(key),
+        }
+    }
+
+    /// The serialized scalar.
+    pub(crate) fn bytes(&self) -> &Array<u8, N> {
+        &self.bytes
+    }
+
+    /// `ct_eq` on the serialized scalars.
+    pub(crate) fn ct_eq(&self, other: &Self) -> Choice {
+        self.bytes.as_slice().ct_eq(other.bytes.as_slice())
+    }
+
+    /// `pk(sk)`: the public point (parsed by aws-lc on first use) and its serialization.
+    pub(crate) fn public<M: ArraySize>(&self, alg: &'static Algorithm) -> (Point<M>, Array<u8, M>) {
+        let key = self
+            .key
+            .as_ref()
+            .expect("public keys are computed from fresh scalars, never from wiped ones");
+        // aws-lc computed the public key when the scalar was imported; this serializes it.
+        let public = key
+            .compute_public_key()
+            .expect("aws-lc-rs serializes the public key it holds");
+        let bytes = Array::try_from(public.as_ref())
+            .expect("aws-lc-rs serializes a public key in Npk bytes (uncompressed SEC1 or X25519)");
+        let point = Point {
+            alg,
+            bytes: bytes.clone(),
+            parsed: OnceLock::new(),
+        };
+        (point, bytes)
+    }
+
+    /// `DH(sk, pk)` into `out`: whether aws-lc computed it (it refuses an all-zero X25519
+    /// output and, on the NIST curves, the point at infinity). `out` is left as it was when
+    /// it did not.
+    pub(crate) fn agree<M: ArraySize, D: ArraySize>(
+        &self,
+        pk: &Point<M>,
+        out: &mut Array<u8, D>,
+    ) -> Choice {
+        let (Some(key), Some(peer)) = (self.key.as_ref(), pk.parsed()) else {
+            return Choice::from(0);
+        };
+        // `agree` takes the parsed key by value: the clone is a reference count and a copy
+        // of the public bytes.
+        let done = agreement::agree(key, peer.clone(), (), |dh| {
+            if dh.len() != out.len() {
+                return Err(());
+            }
+            out.copy_from_slice(dh);
+            Ok(())
+        });
+        Choice::from(u8::from(done.is_ok()))
+    }
+}
+
+/// A public point: its serialization, validated, and aws-lc's parsed form of it, made once
+/// (when the bytes are deserialized, or on the first `DH` with a key this crate computed).
+#[doc(hidden)]
+pub struct Point<M: ArraySize> {
+    alg: &'static Algorithm,
+    bytes: Array<u8, M>,
+    parsed: OnceLock<ParsedPublicKey>,
+}
+
+impl<M: ArraySize> Clone for Point<M> {
+    fn clone(&self) -> Self {
+        Self {
+            alg: self.alg,
+            bytes: self.bytes.clone(),
+            parsed: self.parsed.clone(),
+        }
+    }
+}
+
+impl<M: ArraySize> fmt::Debug for Point<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Point")
+            .field(&super::Hex(&self.bytes))
+            .finish()
+    }
+}
+
+impl<M: ArraySize> Point<M> {
+    /// Parses `bytes`, which the caller has validated as the pure-Rust engine does; aws-lc's own
+    /// checks (the point on the curve) must agree, and a refusal is
+    /// [`Error::InvalidPublicKey`] either way.
+    pub(crate) fn parse(alg: &'static Algorithm, bytes: &[u8]) -> Result<Self, Error> {
+        let bytes = Array::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
+        let parsed = ParsedPublicKey::try_from(&UnparsedPublicKey::new(alg, &bytes[..]))
+            .map_err(|_| Error::InvalidPublicKey)?;
+        Ok(Self {
+            alg,
+            bytes,
+            parsed: OnceLock::from(parsed),
+        })
+    }
+
+    /// The serialization.
+    #[cfg_attr(
+        not(feature = "x25519"),
+        allow(dead_code, reason = "X25519's prepared table")
+    )]
+    pub(crate) fn bytes(&self) -> &Array<u8, M> {
+        &self.bytes
+    }
+
+    /// aws-lc's parsed key, parsing it on first use. `None` only if aws-lc refuses a key it
+    /// serialized itself, which it does not.
+    fn parsed(&self) -> Option<&ParsedPublicKey> {
+        if let Some(parsed) = self.parsed.get() {
+            return Some(parsed);
+        }
+        let parsed =
+            ParsedPublicKey::try_from(&UnparsedPublicKey::new(self.alg, &self.bytes[..])).ok()?;
+        Some(self.parsed.get_or_init(|| parsed))
+    }
+}
+
+/// A NIST scalar from `bytes` if they are in `[1, n)`: the range check is RustCrypto's, in
+/// constant time, the one the pure-Rust engine makes; only a scalar in range reaches aws-lc.
+#[cfg(feature = "nist")]
+pub(crate) fn import_in_range<C: elliptic_curve::CurveArithmetic>(
+    alg: &'static Algorithm,
+    bytes: &elliptic_curve::FieldBytes<C>,
+) -> Option<Scalar<elliptic_curve::FieldBytesSize<C>>> {
+    let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
+    bool::from(in_range).then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
+}
