@@ -127,15 +127,14 @@ macro_rules! rustcrypto_aead {
                 cipher.open_to(nonce, aad, input, output, tag)
             }
 
-            fn open_to_fresh(
+            fn open_in_place_fresh(
                 cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
-                input: &[u8],
-                output: &mut [u8],
+                buffer: &mut [u8],
                 tag: &crate::aead::Tag<Self>,
             ) -> Result<(), crate::Error> {
-                cipher.open_to_fresh(nonce, aad, input, output, tag)
+                cipher.open_in_place_fresh(nonce, aad, buffer, tag)
             }
         }
     };

@@ -130,41 +130,47 @@ impl<A: SealingAead> AeadState<A> {
         ct: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        self.open_to(aad, ct, out, A::SealingEngine::open_to)
+        let (ciphertext, tag) = split_tag::<A>(ct)?;
+        let out = out
+            .get_mut(..ciphertext.len())
+            .ok_or(Error::InvalidLength)?;
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
+        })?;
+        Ok(ciphertext.len())
     }
 
-    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, which is dropped on
-    /// failure: the engine may decrypt into it before checking the tag.
+    /// `Context.Seal(aad, pt)` into a new `Vec`: `ct || tag`, sealed in place in the `Vec`.
     #[cfg(feature = "alloc")]
-    pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
-        let mut out = alloc::vec![0u8; pt_len];
-        self.open_to(aad, ct, &mut out, A::SealingEngine::open_to_fresh)?;
+    pub(crate) fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
+        let len = pt.len().checked_add(tag_len::<A>()).ok_or(Error::Seal)?;
+        let mut out = Vec::with_capacity(len);
+        out.extend_from_slice(pt);
+        let tag = self.seal_in_place_detached(aad, &mut out)?;
+        out.extend_from_slice(&tag);
         Ok(out)
     }
 
-    /// Splits `ct`, checks `out` and runs `open` (one of the engine's out-of-place opens).
-    fn open_to(
-        &mut self,
-        aad: &[u8],
-        ct: &[u8],
-        out: &mut [u8],
-        open: impl FnOnce(
-            &A::Cipher,
-            &Array<u8, A::Nn>,
-            &[u8],
-            &[u8],
-            &mut [u8],
-            &Tag<A>,
-        ) -> Result<(), Error>,
-    ) -> Result<usize, Error> {
-        let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
-        let (ciphertext, tag) = ct.split_at(pt_len);
-        let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
-        let out = out.get_mut(..pt_len).ok_or(Error::InvalidLength)?;
-        self.with_next_nonce(|cipher, nonce| open(cipher, nonce, aad, ciphertext, out, &tag))?;
-        Ok(pt_len)
+    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, opened in place there.
+    /// Nobody else sees the `Vec`, and it is dropped on failure, so the engine may decrypt
+    /// before it checks the tag.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
+        let (ciphertext, tag) = split_tag::<A>(ct)?;
+        let mut out = ciphertext.to_vec();
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::open_in_place_fresh(cipher, nonce, aad, &mut out, &tag)
+        })?;
+        Ok(out)
     }
+}
+
+/// `ct` as `ciphertext || tag`; [`Error::Open`] if it is shorter than a tag.
+fn split_tag<A: SealingAead>(ct: &[u8]) -> Result<(&[u8], Tag<A>), Error> {
+    let pt_len = ct.len().checked_sub(tag_len::<A>()).ok_or(Error::Open)?;
+    let (ciphertext, tag) = ct.split_at(pt_len);
+    let tag = Tag::<A>::try_from(tag).map_err(|_| Error::Open)?;
+    Ok((ciphertext, tag))
 }
 
 impl<A: Aead> Drop for AeadState<A> {
@@ -313,9 +319,7 @@ impl<K: Kem, F: Kdf, A: SealingAead> SenderContext<K, F, A> {
     /// As [`SenderContext::seal_in_place_detached`].
     #[cfg(feature = "alloc")]
     pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = alloc::vec![0u8; pt.len() + tag_len::<A>()];
-        self.seal_into(aad, pt, &mut out)?;
-        Ok(out)
+        self.ctx.aead.seal(aad, pt)
     }
 }
 

@@ -174,15 +174,14 @@ pub trait SealingAeadEngine<A: SealingAead> {
         tag: &Tag<A>,
     ) -> Result<(), Error>;
 
-    /// [`Self::open_to`] into a buffer the crate has just allocated and drops on failure, so
-    /// the caller never sees it: on failure `output` may hold anything but plaintext (the
-    /// aws-lc-rs engine decrypts before it checks the tag, then zeroes the output).
-    fn open_to_fresh(
+    /// [`Self::open_in_place`] on a buffer the crate has just allocated and drops on failure,
+    /// so nobody sees it: on failure `buffer` may hold anything but plaintext (the aws-lc-rs
+    /// engine decrypts before it checks the tag, then zeroes the buffer).
+    fn open_in_place_fresh(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
-        input: &[u8],
-        output: &mut [u8],
+        buffer: &mut [u8],
         tag: &Tag<A>,
     ) -> Result<(), Error>;
 }

@@ -104,20 +104,17 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         self.rustcrypto.open_to(nonce, aad, input, output, tag)
     }
 
-    /// aws-lc's, into a buffer nobody else sees: on failure aws-lc zeroes it.
-    pub(crate) fn open_to_fresh(
+    /// aws-lc's, on a buffer nobody else sees: on failure aws-lc zeroes it.
+    pub(crate) fn open_in_place_fresh(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
-        input: &[u8],
-        output: &mut [u8],
+        buffer: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        if input.len() != output.len() {
-            return Err(Error::InvalidLength);
-        }
         self.aws
-            .open_separate_gather(self::nonce::<C>(nonce)?, Aad::from(aad), input, tag, output)
+            .open_in_place_separate_tag(self::nonce::<C>(nonce)?, Aad::from(aad), tag, buffer)
+            .map(|_| ())
             .map_err(|_| Error::Open)
     }
 }

@@ -16,7 +16,10 @@ impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> {}
 
 #[cfg_attr(
     feature = "aws-lc-rs",
-    allow(dead_code, reason = "under aws-lc-rs only the opens into a caller's buffer run here")
+    allow(
+        dead_code,
+        reason = "under aws-lc-rs only the opens into a caller's buffer run here"
+    )
 )]
 impl<C: AeadInOut + KeyInit> Keyed<C> {
     pub(crate) fn new(key: &aead::Key<C>, (): ()) -> Self {
@@ -74,14 +77,13 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
             .map_err(|_| Error::Open)
     }
 
-    pub(crate) fn open_to_fresh(
+    pub(crate) fn open_in_place_fresh(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
-        input: &[u8],
-        output: &mut [u8],
+        buffer: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        self.open_to(nonce, aad, input, output, tag)
+        self.open_in_place(nonce, aad, buffer, tag)
     }
 }

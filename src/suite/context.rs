@@ -227,13 +227,7 @@ impl SenderContext {
     /// As [`SenderContext::seal_into`].
     #[cfg(feature = "alloc")]
     pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
-        if !self.0.suite.supports_seal() {
-            return Err(Error::UnsupportedOperation);
-        }
-        let len = pt.len().checked_add(TAG_LEN).ok_or(Error::Seal)?;
-        let mut out = alloc::vec![0u8; len];
-        self.seal_into(aad, pt, &mut out)?;
-        Ok(out)
+        with_sealing!(&mut self.0.aead, s => s.seal(aad, pt))
     }
 }
 
