@@ -384,6 +384,15 @@ fn main() {
             format!("{:.0}", start.elapsed().as_secs_f64()),
         ),
         ("quick", quick_mode.to_string()),
+        (
+            "typed-hpke engine",
+            if cfg!(feature = "aws-lc-rs") {
+                "aws-lc-rs"
+            } else {
+                "pure Rust"
+            }
+            .into(),
+        ),
     ];
     let out = std::env::var("COMPARE_OUT").unwrap_or_else(|_| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/target/compare/results.tsv").into()
