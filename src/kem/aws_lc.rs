@@ -63,7 +63,8 @@ impl<N: ArraySize> Scalar<N> {
     /// Imports `bytes`, a scalar the caller has already checked (clamped, or in `[1, n)`).
     pub(crate) fn import(alg: &'static Algorithm, bytes: Zeroizing<Array<u8, N>>) -> Self {
         // aws-lc-rs refuses only a wrong length or a scalar outside [1, n), both excluded by
-        // the caller; what remains is an allocation failure, which aborts anyway.
+        // the caller; what remains is aws-lc failing to allocate, where Rust's own allocator
+        // would abort as well.
         let key = PrivateKey::from_private_key(alg, &bytes[..])
             .expect("aws-lc-rs imports every checked scalar of the right length");
         Self {
