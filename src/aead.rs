@@ -50,6 +50,18 @@ pub trait SealingAead: Aead {
 /// An authentication tag of the AEAD `A`.
 pub type Tag<A> = Array<u8, <A as SealingAead>::Nt>;
 
+/// An engine's open result as this crate's: [`Error::Open`] unless the tag verified. Whether
+/// it did is public (§5.2), and becomes so at [`crate::declassify::tag_verified`]; an engine's
+/// own `Result` may carry the comparison's taint in its discriminant.
+pub(crate) fn opened<E>(result: Result<(), E>) -> Result<(), crate::Error> {
+    let verified = subtle::Choice::from(u8::from(result.is_ok()));
+    if crate::declassify::tag_verified(verified) {
+        Ok(())
+    } else {
+        Err(crate::Error::Open)
+    }
+}
+
 /// Implements [`Aead`] and [`SealingAead`] for a cipher RustCrypto implements as `$cipher` and
 /// aws-lc-rs as `aws_lc_rs::aead::$aws`; the engine's [`Keyed`] decides which runs.
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]

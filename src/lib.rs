@@ -12,6 +12,7 @@ extern crate std;
 
 pub mod aead;
 mod context;
+mod declassify;
 mod error;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;

@@ -112,9 +112,11 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         buffer: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        self.aws
-            .open_in_place_separate_tag(self::nonce::<C>(nonce)?, Aad::from(aad), tag, buffer)
-            .map(|_| ())
-            .map_err(|_| Error::Open)
+        let nonce = self::nonce::<C>(nonce)?;
+        super::opened(
+            self.aws
+                .open_in_place_separate_tag(nonce, Aad::from(aad), tag, buffer)
+                .map(|_| ()),
+        )
     }
 }

@@ -3,6 +3,7 @@
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit, Nonce, Tag};
 
+use super::opened;
 use crate::Error;
 
 /// A keyed cipher: the key schedule (AES round keys and GHASH key, or the ChaCha20 key),
@@ -58,9 +59,10 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         buffer: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        self.0
-            .decrypt_inout_detached(nonce, aad, buffer.into(), tag)
-            .map_err(|_| Error::Open)
+        opened(
+            self.0
+                .decrypt_inout_detached(nonce, aad, buffer.into(), tag),
+        )
     }
 
     pub(crate) fn open_to(
@@ -72,9 +74,7 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         tag: &Tag<C>,
     ) -> Result<(), Error> {
         let buf = InOutBuf::new(input, output).map_err(|_| Error::InvalidLength)?;
-        self.0
-            .decrypt_inout_detached(nonce, aad, buf, tag)
-            .map_err(|_| Error::Open)
+        opened(self.0.decrypt_inout_detached(nonce, aad, buf, tag))
     }
 
     pub(crate) fn open_in_place_fresh(

@@ -198,5 +198,6 @@ pub(crate) fn import_in_range<C: elliptic_curve::CurveArithmetic>(
     bytes: &elliptic_curve::FieldBytes<C>,
 ) -> Option<Scalar<elliptic_curve::FieldBytesSize<C>>> {
     let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
-    bool::from(in_range).then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
+    crate::declassify::scalar_in_range(in_range)
+        .then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
 }

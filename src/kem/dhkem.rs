@@ -165,7 +165,12 @@ impl<G: DhGroup> DhKem<G> {
             Some(table) => G::Engine::dh_prepared(sk, pk, table, &mut dh),
             None => G::Engine::dh(sk, pk, &mut dh),
         };
-        if bool::from(ok) { Ok(dh) } else { Err(err) }
+        // §7.1.4: abort on an all-zero (or identity) output, decided in one public place.
+        if crate::declassify::dh_output_valid(ok) {
+            Ok(dh)
+        } else {
+            Err(err)
+        }
     }
 
     /// `ExtractAndExpand(dh, kem_context)` (§4.1), with `dh` and `kem_context` as pieces.

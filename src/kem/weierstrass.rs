@@ -92,25 +92,19 @@ where
     }
 
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> <Self as DhGroup>::Scalar {
-        sample_scalar::<W::Curve, _, _>(rng, W::BITMASK, |bytes| {
-            NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option()
-        })
+        sample_scalar::<W::Curve, _, _>(rng, W::BITMASK, nonzero_scalar::<W::Curve>)
     }
 
     fn derive_scalar(
         suite_id: &[u8],
         dkp_prk: &Hkdf<W::Hash>,
     ) -> Result<<Self as DhGroup>::Scalar, Error> {
-        derive_scalar::<W::Curve, _, _>(suite_id, dkp_prk, W::BITMASK, |bytes| {
-            NonZeroScalar::<W::Curve>::from_repr(*bytes).into_option()
-        })
+        derive_scalar::<W::Curve, _, _>(suite_id, dkp_prk, W::BITMASK, nonzero_scalar::<W::Curve>)
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<<Self as DhGroup>::Scalar, Error> {
         let repr = Array::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?;
-        NonZeroScalar::<W::Curve>::from_repr(repr)
-            .into_option()
-            .ok_or(Error::InvalidPrivateKey)
+        nonzero_scalar::<W::Curve>(&repr).ok_or(Error::InvalidPrivateKey)
     }
 
     fn scalar_to_bytes(
@@ -128,9 +122,16 @@ where
         sk: &<Self as DhGroup>::Scalar,
     ) -> (<Self as DhGroup>::Point, Array<u8, <Self as DhGroup>::NPk>) {
         let point = ProjectivePoint::<W::Curve>::mul_by_generator(sk).to_affine();
-        let encoded = point.to_sec1_point(false);
-        let bytes = Array::try_from(encoded.as_bytes())
-            .expect("an uncompressed SEC1 point of a non-identity point is Npk bytes");
+        // SerializePublicKey (§7.1.1): 0x04 || x || y. Written from the coordinates rather than
+        // through `to_sec1_point`, whose tag byte is chosen in constant time between the
+        // identity's and a point's and then branched on to find the length: the point is
+        // never the identity (sk is in [1, n)), and no branch on the secret is needed.
+        let (x, y) = (point.x(), point.y());
+        let bytes = Array::from_fn(|i| match i {
+            0 => SEC1_UNCOMPRESSED,
+            i if i <= x.len() => x[i - 1],
+            i => y[i - 1 - x.len()],
+        });
         (point, bytes)
     }
 
@@ -249,6 +250,18 @@ pub(super) fn derive_scalar<C: CurveArithmetic, H: EagerHash, T>(
         }
     }
     Err(Error::DeriveKeyPair)
+}
+
+/// The scalar `bytes` encode if it is in `[1, n)`. Whether it is becomes public at
+/// [`crate::declassify::scalar_in_range`]; the scalar itself is taken out of the `CtOption`
+/// with a constant-time select, never a branch on the secret flag.
+pub(super) fn nonzero_scalar<C: CurveArithmetic>(
+    bytes: &FieldBytes<C>,
+) -> Option<NonZeroScalar<C>> {
+    let candidate = NonZeroScalar::<C>::from_repr(*bytes);
+    // One, a public constant, stands in for an out-of-range candidate inside the select.
+    let one = NonZeroScalar::<C>::new(<C::Scalar as elliptic_curve::Field>::ONE).into_option()?;
+    crate::declassify::scalar_in_range(candidate.is_some()).then(|| candidate.unwrap_or(one))
 }
 
 /// `DeserializePublicKey`'s first check (§7.1.1): exactly `Npk` bytes with the uncompressed tag
