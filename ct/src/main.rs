@@ -1,0 +1,698 @@
+//! The constant-time harness: every path of typed-hpke that touches a secret, run with the
+//! secret bytes marked undefined for valgrind memcheck. Memcheck then reports every branch and
+//! every memory address that depends on a secret ("Conditional jump or move depends on
+//! uninitialised value(s)", "Use of uninitialised value of size N"). Public outputs (public
+//! keys, `enc`, ciphertexts) are copied and the copies marked defined, as a peer would receive
+//! them, before anything looks at them; nothing that holds a secret is ever marked defined.
+//!
+//! Run it with `ct/run` (see `ct/README.md`); it refuses to run outside valgrind, where it would
+//! check nothing. `canary` as the only argument runs a deliberate secret-dependent branch
+//! instead, which must be reported: the proof that the marking works.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use typed_hpke::aead::{Aead, SealingAead};
+use typed_hpke::kdf::Kdf;
+use typed_hpke::kem::{AuthKem, Kem, PreparedPublicKey};
+use typed_hpke::rand_core::{TryCryptoRng, TryRng};
+use typed_hpke::suite::{
+    AuthSealingVisitor, AuthVisitor, ReceiverMode, SealingVisitor, SenderMode, Suite, Visitor,
+};
+use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
+
+mod capture;
+mod memcheck;
+
+use memcheck::{public, secret};
+
+/// Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs rotate
+/// so that each KDF and each AEAD appears beside several KEMs.
+const KEMS: [(u16, u16, u16); 12] = [
+    (0x0010, 0x0001, 0x0001), // P-256
+    (0x0011, 0x0002, 0x0002), // P-384
+    (0x0012, 0x0003, 0x0003), // P-521
+    (0x0016, 0x0010, 0xFFFF), // secp256k1
+    (0x0020, 0x0011, 0x0001), // X25519
+    (0x0021, 0x0012, 0x0002), // X448
+    (0x0040, 0x0013, 0x0003), // ML-KEM-512
+    (0x0041, 0x0001, 0xFFFF), // ML-KEM-768
+    (0x0042, 0x0002, 0x0001), // ML-KEM-1024
+    (0x0050, 0x0003, 0x0002), // MLKEM768-P256
+    (0x0051, 0x0010, 0x0003), // MLKEM1024-P384
+    (0x647a, 0x0011, 0x0001), // X-Wing
+];
+const KDFS: [u16; 7] = [0x0001, 0x0002, 0x0003, 0x0010, 0x0011, 0x0012, 0x0013];
+const AEADS: [u16; 4] = [0x0001, 0x0002, 0x0003, 0xFFFF];
+
+const INFO: &[u8] = b"ct harness info";
+const AAD: &[u8] = b"ct harness aad";
+
+fn main() {
+    if !memcheck::running_on_valgrind() {
+        eprintln!("typed-hpke-ct checks nothing outside valgrind: run it with ct/run");
+        std::process::exit(2);
+    }
+    if std::env::args().nth(1).as_deref() == Some("canary") {
+        canary();
+        return;
+    }
+    // `ct/run` runs everything; a KEM id (e.g. `0x0011`) as the argument runs that KEM alone.
+    let only = std::env::args()
+        .nth(1)
+        .and_then(|a| u16::from_str_radix(a.trim_start_matches("0x"), 16).ok());
+    let kems = KEMS
+        .iter()
+        .copied()
+        .filter(|k| only.is_none_or(|id| k.0 == id));
+    for (kem, kdf, aead) in kems.clone() {
+        let suite = Suite::new(kem, kdf, aead).expect("every KEM is in this build");
+        let name = format!("kem {kem:#06x} kdf {kdf:#06x} aead {aead:#06x}");
+        suite.visit(KemPaths(&name)).expect("visit");
+        if suite.supports_auth() {
+            suite.visit_auth(AuthKemPaths(&name)).expect("visit");
+        }
+        runtime_paths(suite, &name);
+    }
+    // The key schedule and the contexts over every KDF and AEAD, all modes, on X25519.
+    for kdf in KDFS.iter().copied().filter(|_| only.is_none()) {
+        for aead in AEADS {
+            let suite = Suite::new(0x0020, kdf, aead).expect("suite");
+            let name = format!("kdf {kdf:#06x} aead {aead:#06x}");
+            suite.visit(Schedule(&name)).expect("visit");
+            suite.visit_auth(AuthSchedule(&name)).expect("visit");
+            if suite.supports_seal() {
+                suite.visit_sealing(Messages(&name)).expect("visit");
+                suite
+                    .visit_auth_sealing(AuthMessages(&name))
+                    .expect("visit");
+            }
+        }
+    }
+    // Every KEM's key schedule in every mode it has, with its own pair.
+    for (kem, kdf, aead) in kems {
+        let suite = Suite::new(kem, kdf, aead).expect("suite");
+        let name = format!("kem {kem:#06x} kdf {kdf:#06x} aead {aead:#06x}");
+        suite.visit(Schedule(&name)).expect("visit");
+        if suite.supports_auth() {
+            suite.visit_auth(AuthSchedule(&name)).expect("visit");
+        }
+    }
+    println!(
+        "typed-hpke-ct: {} steps run, {} reports",
+        STEPS.load(Ordering::Relaxed),
+        memcheck::errors()
+    );
+}
+
+/// A deliberate branch on a secret byte, which memcheck must report (`ct/run` checks that it
+/// does): without it a harness whose marking silently failed would pass.
+fn canary() {
+    let mut byte = [0x5a_u8];
+    secret(&mut byte);
+    if std::hint::black_box(byte[0]) & 1 == 1 {
+        println!("canary: odd");
+    } else {
+        println!("canary: even");
+    }
+}
+
+static STEPS: AtomicUsize = AtomicUsize::new(0);
+static REPORTED: AtomicUsize = AtomicUsize::new(0);
+
+/// Ends one step: names it when it added reports, so that each report can be traced to the
+/// operation that made it.
+fn step(suite: &str, what: &str) {
+    STEPS.fetch_add(1, Ordering::Relaxed);
+    let now = memcheck::errors();
+    let before = REPORTED.swap(now, Ordering::Relaxed);
+    if now > before {
+        println!("{suite}: {what}: {} new report(s)", now - before);
+    }
+}
+
+/// A secret of `N` bytes (distinct per `tag`), marked undefined.
+fn secret_array<const N: usize>(tag: u8) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(31) ^ tag.wrapping_mul(167);
+    }
+    secret(&mut out);
+    out
+}
+
+/// A copy of public bytes a peer would receive, marked defined.
+fn declassified(bytes: &[u8]) -> Vec<u8> {
+    let v = bytes.to_vec();
+    public(&v);
+    v
+}
+
+/// Whether two secrets are equal, decided on declassified copies: the harness's own check that
+/// both sides agree, outside the measured code.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    declassified(a) == declassified(b)
+}
+
+/// A deterministic generator whose every output is marked secret: the ephemeral randomness of
+/// `generate` and `encap`.
+struct MarkedRng(u64);
+
+impl TryRng for MarkedRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        let mut b = [0u8; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let mut b = [0u8; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        // splitmix64: enough for test values; what matters is that the output is marked.
+        for chunk in dst.chunks_mut(8) {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            chunk.copy_from_slice(&z.to_le_bytes()[..chunk.len()]);
+        }
+        secret(dst);
+        Ok(())
+    }
+}
+
+impl TryCryptoRng for MarkedRng {}
+
+/// The public key as a peer has it: parsed from declassified bytes, not the key object the
+/// secret computation returned (whose cached point still carries the taint).
+fn peer_pk<K: Kem>(pk: &PublicKey<K>) -> PublicKey<K> {
+    PublicKey::from_bytes(&declassified(pk.as_bytes())).expect("a derived public key parses")
+}
+
+fn peer_enc<K: Kem>(enc: &EncappedKey<K>) -> EncappedKey<K> {
+    EncappedKey::from_bytes(&declassified(enc.as_bytes())).expect("an encapsulated key parses")
+}
+
+/// A private key's hex form, for the serde path, marked secret.
+fn secret_hex(bytes: &[u8]) -> String {
+    let hex: String = declassified(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut hex = hex.into_bytes();
+    secret(&mut hex);
+    // SAFETY: the bytes are the ASCII digits just written; marking changed no bit of them.
+    // (`String::from_utf8` would branch on them, which the harness must not do.)
+    unsafe { String::from_utf8_unchecked(hex) }
+}
+
+type DeError = serde::de::value::Error;
+
+/// Key generation, derivation, parsing, serde, encap (plain and prepared) and decap of one KEM.
+struct KemPaths<'a>(&'a str);
+
+impl Visitor for KemPaths<'_> {
+    type Output = ();
+    fn visit<K: Kem, F: Kdf, A: Aead>(self) {
+        let s = self.0;
+        let ikm = secret_array::<64>(1);
+        let (sk, pk) = K::derive_key_pair(&ikm).expect("derive_key_pair");
+        let pk = peer_pk(&pk);
+        step(s, "derive_key_pair");
+
+        let (sk_g, pk_g) = K::generate(&mut MarkedRng(2));
+        let pk_g = peer_pk(&pk_g);
+        step(s, "generate");
+
+        let mut bytes = sk.to_bytes();
+        secret(&mut bytes);
+        let parsed = PrivateKey::<K>::from_bytes(&bytes).expect("to_bytes parses");
+        step(s, "private key to_bytes / from_bytes");
+        assert!(same(&parsed.to_bytes(), &bytes));
+
+        let hex = secret_hex(&bytes);
+        let from_str: PrivateKey<K> = serde::Deserialize::deserialize(
+            serde::de::value::StrDeserializer::<DeError>::new(&hex),
+        )
+        .expect("hex deserializes");
+        let from_bytes: PrivateKey<K> = serde::Deserialize::deserialize(
+            serde::de::value::BytesDeserializer::<DeError>::new(&bytes),
+        )
+        .expect("bytes deserialize");
+        step(s, "serde: private key from hex and from bytes");
+        assert!(same(&from_str.to_bytes(), &bytes) && same(&from_bytes.to_bytes(), &bytes));
+        let (text, raw) = (
+            capture::serialize(&sk, true),
+            capture::serialize(&sk, false),
+        );
+        step(s, "serde: private key to hex and to bytes");
+        assert!(same(&text, hex.as_bytes()) && same(&raw, &bytes));
+
+        let mut rng = MarkedRng(3);
+        let (ss, enc) = K::encap(&mut rng, &pk).expect("encap");
+        step(s, "encap");
+        let enc = peer_enc(&enc);
+        let ss_r = K::decap(&enc, &sk).expect("decap");
+        step(s, "decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()));
+
+        let prepared = PreparedPublicKey::new(&pk_g);
+        let (ss, enc) = prepared.encap(&mut rng).expect("prepared encap");
+        step(s, "prepared encap");
+        let ss_r = K::decap(&peer_enc(&enc), &sk_g).expect("decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()));
+        step(s, "decap");
+
+        // ML-KEM's ikm_e is the 32-byte m; a hybrid's is m and Group.Nseed bytes (128 for
+        // P-256, 48 for P-384, 32 for X25519); a DH-KEM's any IKM.
+        let ikm_e = secret_array::<160>(34);
+        let ikm_e = &ikm_e[..match K::ID {
+            0x0040..=0x0042 => 32,
+            0x0050 => 160,
+            0x0051 => 80,
+            _ => 64,
+        }];
+        let (ss, enc) = hazmat::encap_deterministic(ikm_e, &prepared).expect("encap");
+        step(s, "hazmat::encap_deterministic (prepared key)");
+        let (ss_p, _) = hazmat::encap_deterministic(ikm_e, &pk_g).expect("encap");
+        step(s, "hazmat::encap_deterministic");
+        let ss_r = K::decap(&peer_enc(&enc), &sk_g.clone()).expect("decap");
+        step(s, "private key clone / decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()) && same(ss.as_bytes(), ss_p.as_bytes()));
+        assert!(same(sk_g.public_key().as_bytes(), pk_g.as_bytes()));
+        step(s, "public_key");
+    }
+}
+
+/// `AuthEncap` / `AuthDecap`, plain and prepared, of one DH-KEM.
+struct AuthKemPaths<'a>(&'a str);
+
+impl AuthVisitor for AuthKemPaths<'_> {
+    type Output = ();
+    fn visit<K: AuthKem, F: Kdf, A: Aead>(self) {
+        let s = self.0;
+        let (sk_r, pk_r) = K::derive_key_pair(&secret_array::<48>(4)).expect("derive");
+        let (sk_s, pk_s) = K::derive_key_pair(&secret_array::<48>(5)).expect("derive");
+        let (pk_r, pk_s) = (peer_pk(&pk_r), peer_pk(&pk_s));
+        step(s, "derive_key_pair");
+        let mut rng = MarkedRng(6);
+        let (ss, enc) = K::auth_encap(&mut rng, &pk_r, &sk_s).expect("auth_encap");
+        step(s, "auth_encap");
+        let ss_r = K::auth_decap(&peer_enc(&enc), &sk_r, &pk_s).expect("auth_decap");
+        step(s, "auth_decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()));
+        let prepared = PreparedPublicKey::new(&pk_r);
+        let (ss, enc) = prepared.auth_encap(&mut rng, &sk_s).expect("auth_encap");
+        step(s, "prepared auth_encap");
+        let ss_r = K::auth_decap(&peer_enc(&enc), &sk_r, &pk_s).expect("auth_decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()));
+        step(s, "auth_decap");
+        let ikm_e = secret_array::<64>(35);
+        let (ss, enc) =
+            hazmat::auth_encap_deterministic(&ikm_e, &prepared, &sk_s).expect("auth_encap");
+        step(s, "hazmat::auth_encap_deterministic (prepared key)");
+        let ss_r = K::auth_decap(&peer_enc(&enc), &sk_r, &pk_s).expect("auth_decap");
+        assert!(same(ss.as_bytes(), ss_r.as_bytes()));
+        step(s, "auth_decap");
+    }
+}
+
+/// A recipient key pair from secret IKM, the public half as a peer has it.
+fn recipient<K: Kem>(tag: u8) -> (PrivateKey<K>, PublicKey<K>) {
+    let (sk, pk) = K::derive_key_pair(&secret_array::<48>(tag)).expect("derive");
+    (sk, peer_pk(&pk))
+}
+
+/// Exports on both sides and checks they agree (on declassified copies).
+fn exports_agree(s: &str, mode: &str, send: impl Fn(&mut [u8]), receive: impl Fn(&mut [u8])) {
+    let (mut a, mut b) = ([0u8; 48], [0u8; 48]);
+    send(&mut a);
+    receive(&mut b);
+    step(s, &format!("{mode}: export"));
+    assert!(same(&a, &b), "{s} {mode}: exports differ");
+}
+
+/// The key schedule in base and PSK mode (PSK and psk_id secret), and export.
+struct Schedule<'a>(&'a str);
+
+impl Visitor for Schedule<'_> {
+    type Output = ();
+    fn visit<K: Kem, F: Kdf, A: Aead>(self) {
+        let s = self.0;
+        let (sk, pk) = recipient::<K>(7);
+        let mut rng = MarkedRng(8);
+        let (enc, tx) = Hpke::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).expect("setup");
+        let rx = Hpke::<K, F, A>::setup_receiver_base(&peer_enc(&enc), &sk, INFO).expect("setup");
+        step(s, "base: setup_sender / setup_receiver");
+        exports_agree(
+            s,
+            "base",
+            |o| tx.export(b"ctx", o).unwrap(),
+            |o| rx.export(b"ctx", o).unwrap(),
+        );
+
+        let (psk, psk_id) = (secret_array::<32>(9), secret_array::<16>(10));
+        let psk = Psk::new(&psk, &psk_id).expect("psk");
+        let (enc, tx) =
+            Hpke::<K, F, A>::setup_sender_psk(&mut rng, &pk, INFO, &psk).expect("setup");
+        let rx =
+            Hpke::<K, F, A>::setup_receiver_psk(&peer_enc(&enc), &sk, INFO, &psk).expect("setup");
+        step(s, "psk: setup_sender / setup_receiver");
+        exports_agree(
+            s,
+            "psk",
+            |o| tx.export(b"ctx", o).unwrap(),
+            |o| rx.export(b"ctx", o).unwrap(),
+        );
+    }
+}
+
+/// The key schedule in the auth and auth-PSK modes.
+struct AuthSchedule<'a>(&'a str);
+
+impl AuthVisitor for AuthSchedule<'_> {
+    type Output = ();
+    fn visit<K: AuthKem, F: Kdf, A: Aead>(self) {
+        let s = self.0;
+        let (sk_r, pk_r) = recipient::<K>(11);
+        let (sk_s, pk_s) = recipient::<K>(12);
+        let mut rng = MarkedRng(13);
+        let (enc, tx) =
+            Hpke::<K, F, A>::setup_sender_auth(&mut rng, &pk_r, INFO, &sk_s).expect("setup");
+        let rx = Hpke::<K, F, A>::setup_receiver_auth(&peer_enc(&enc), &sk_r, INFO, &pk_s)
+            .expect("setup");
+        step(s, "auth: setup_sender / setup_receiver");
+        exports_agree(
+            s,
+            "auth",
+            |o| tx.export(b"ctx", o).unwrap(),
+            |o| rx.export(b"ctx", o).unwrap(),
+        );
+
+        let (psk, psk_id) = (secret_array::<32>(14), secret_array::<16>(15));
+        let psk = Psk::new(&psk, &psk_id).expect("psk");
+        let (enc, tx) = Hpke::<K, F, A>::setup_sender_auth_psk(&mut rng, &pk_r, INFO, &psk, &sk_s)
+            .expect("setup");
+        let rx =
+            Hpke::<K, F, A>::setup_receiver_auth_psk(&peer_enc(&enc), &sk_r, INFO, &psk, &pk_s)
+                .expect("setup");
+        step(s, "auth_psk: setup_sender / setup_receiver");
+        exports_agree(
+            s,
+            "auth_psk",
+            |o| tx.export(b"ctx", o).unwrap(),
+            |o| rx.export(b"ctx", o).unwrap(),
+        );
+    }
+}
+
+/// Context seal and open on every path (`Vec`, `_into`, in place), a failed open, and the
+/// single-shot functions, with secret plaintexts.
+struct Messages<'a>(&'a str);
+
+impl SealingVisitor for Messages<'_> {
+    type Output = ();
+    fn visit<K: Kem, F: Kdf, A: SealingAead>(self) {
+        let s = self.0;
+        let (sk, pk) = recipient::<K>(16);
+        let mut rng = MarkedRng(17);
+        let (enc, mut tx) = Hpke::<K, F, A>::setup_sender_base(&mut rng, &pk, INFO).expect("setup");
+        let mut rx =
+            Hpke::<K, F, A>::setup_receiver_base(&peer_enc(&enc), &sk, INFO).expect("setup");
+        step(s, "base: setup");
+
+        let pt = secret_array::<100>(18);
+        let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        step(s, "context seal");
+        let opened = rx.open(AAD, &ct).expect("open");
+        step(s, "context open");
+        assert!(same(&opened, &pt));
+
+        let mut out = [0u8; 116];
+        let n = tx.seal_into(AAD, &pt, &mut out).expect("seal_into");
+        let ct = declassified(&out[..n]);
+        step(s, "context seal_into");
+        let mut back = [0u8; 100];
+        let n = rx.open_into(AAD, &ct, &mut back).expect("open_into");
+        step(s, "context open_into");
+        assert!(same(&back[..n], &pt));
+
+        let mut buf = pt;
+        let tag = tx
+            .seal_in_place_detached(AAD, &mut buf)
+            .expect("seal in place");
+        let mut buf: [u8; 100] = declassified(&buf).try_into().expect("length");
+        let tag = declassified(&tag);
+        step(s, "context seal_in_place_detached");
+        let tag = typed_hpke::aead::Tag::<A>::try_from(&tag[..]).expect("tag length");
+        rx.open_in_place_detached(AAD, &mut buf, &tag)
+            .expect("open in place");
+        step(s, "context open_in_place_detached");
+        assert!(same(&buf, &pt));
+
+        // A forged ciphertext: the open fails, and whether it failed is public.
+        let mut forged = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        forged[3] ^= 1;
+        step(s, "context seal");
+        assert!(rx.open(AAD, &forged).is_err());
+        step(s, "context open of a forged ciphertext");
+        let mut forged_out = [0u8; 100];
+        assert!(rx.open_into(AAD, &forged, &mut forged_out).is_err());
+        step(s, "context open_into of a forged ciphertext");
+
+        let (enc, ct) = Hpke::<K, F, A>::seal_base(&mut rng, &pk, INFO, AAD, &pt).expect("seal");
+        let (enc, ct) = (peer_enc(&enc), declassified(&ct));
+        step(s, "single-shot seal_base");
+        let opened = Hpke::<K, F, A>::open_base(&enc, &sk, INFO, AAD, &ct).expect("open");
+        step(s, "single-shot open_base");
+        assert!(same(&opened, &pt));
+
+        let prepared = PreparedPublicKey::new(&pk);
+        let mut buf = pt;
+        let (enc, tag) =
+            Hpke::<K, F, A>::seal_base_in_place_detached(&mut rng, &prepared, INFO, AAD, &mut buf)
+                .expect("seal");
+        let (enc, tag) = (peer_enc(&enc), declassified(&tag));
+        let mut buf: [u8; 100] = declassified(&buf).try_into().expect("length");
+        step(s, "single-shot seal_base_in_place_detached (prepared key)");
+        let tag = typed_hpke::aead::Tag::<A>::try_from(&tag[..]).expect("tag length");
+        Hpke::<K, F, A>::open_base_in_place_detached(&enc, &sk, INFO, AAD, &mut buf, &tag)
+            .expect("open");
+        step(s, "single-shot open_base_in_place_detached");
+        assert!(same(&buf, &pt));
+        let mut out = [0u8; 116];
+        let (enc, n) =
+            Hpke::<K, F, A>::seal_base_into(&mut rng, &pk, INFO, AAD, &pt, &mut out).expect("seal");
+        let (enc, ct) = (peer_enc(&enc), declassified(&out[..n]));
+        step(s, "single-shot seal_base_into");
+        let mut back = [0u8; 100];
+        let n =
+            Hpke::<K, F, A>::open_base_into(&enc, &sk, INFO, AAD, &ct, &mut back).expect("open");
+        step(s, "single-shot open_base_into");
+        assert!(same(&back[..n], &pt));
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        let enc =
+            Hpke::<K, F, A>::send_export_base(&mut rng, &pk, INFO, b"x", &mut a).expect("export");
+        Hpke::<K, F, A>::receive_export_base(&peer_enc(&enc), &sk, INFO, b"x", &mut b)
+            .expect("export");
+        step(s, "single-shot send_export_base / receive_export_base");
+        assert!(same(&a, &b));
+        let sealed = Hpke::<K, F, A>::seal_base_many(&mut rng, &[&pk, &pk], INFO, AAD, &[&pt])
+            .expect("seal many");
+        step(s, "seal_base_many");
+        for (enc, ct) in sealed {
+            let (enc, ct) = (peer_enc(&enc), declassified(&ct));
+            let opened = Hpke::<K, F, A>::open_base(&enc, &sk, INFO, AAD, &ct).expect("open");
+            assert!(same(&opened, &pt));
+        }
+        step(s, "single-shot open_base");
+
+        let (psk, psk_id) = (secret_array::<32>(19), secret_array::<8>(20));
+        let psk = Psk::new(&psk, &psk_id).expect("psk");
+        let (enc, ct) =
+            Hpke::<K, F, A>::seal_psk(&mut rng, &pk, INFO, AAD, &pt, &psk).expect("seal");
+        let (enc, ct) = (peer_enc(&enc), declassified(&ct));
+        step(s, "single-shot seal_psk");
+        let opened = Hpke::<K, F, A>::open_psk(&enc, &sk, INFO, AAD, &ct, &psk).expect("open");
+        step(s, "single-shot open_psk");
+        assert!(same(&opened, &pt));
+    }
+}
+
+/// The single-shot auth modes.
+struct AuthMessages<'a>(&'a str);
+
+impl AuthSealingVisitor for AuthMessages<'_> {
+    type Output = ();
+    fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) {
+        let s = self.0;
+        let (sk_r, pk_r) = recipient::<K>(21);
+        let (sk_s, pk_s) = recipient::<K>(22);
+        let mut rng = MarkedRng(23);
+        let pt = secret_array::<40>(24);
+        let (enc, ct) =
+            Hpke::<K, F, A>::seal_auth(&mut rng, &pk_r, INFO, AAD, &pt, &sk_s).expect("seal");
+        let (enc, ct) = (peer_enc(&enc), declassified(&ct));
+        step(s, "single-shot seal_auth");
+        let opened = Hpke::<K, F, A>::open_auth(&enc, &sk_r, INFO, AAD, &ct, &pk_s).expect("open");
+        step(s, "single-shot open_auth");
+        assert!(same(&opened, &pt));
+        let (psk, psk_id) = (secret_array::<32>(25), secret_array::<8>(26));
+        let psk = Psk::new(&psk, &psk_id).expect("psk");
+        let (enc, ct) =
+            Hpke::<K, F, A>::seal_auth_psk(&mut rng, &pk_r, INFO, AAD, &pt, &psk, &sk_s)
+                .expect("seal");
+        let (enc, ct) = (peer_enc(&enc), declassified(&ct));
+        step(s, "single-shot seal_auth_psk");
+        let opened =
+            Hpke::<K, F, A>::open_auth_psk(&enc, &sk_r, INFO, AAD, &ct, &psk, &pk_s).expect("open");
+        step(s, "single-shot open_auth_psk");
+        assert!(same(&opened, &pt));
+    }
+}
+
+/// The runtime API (`typed_hpke::suite`) on one suite: key derivation, generation, parsing and
+/// serde; setup in every mode the KEM has; the runtime contexts; single-shot seal, open and
+/// export.
+fn runtime_paths(suite: Suite, s: &str) {
+    let s = &format!("runtime {s}");
+    let (sk, pk) = suite
+        .derive_key_pair(&secret_array::<48>(27))
+        .expect("derive");
+    let pk = suite
+        .public_key_from_bytes(&declassified(pk.as_bytes()))
+        .expect("pk");
+    step(s, "derive_key_pair");
+    let (_, pk_g) = suite
+        .generate_key_pair(&mut MarkedRng(28))
+        .expect("generate");
+    let _ = declassified(pk_g.as_bytes());
+    step(s, "generate_key_pair");
+    let mut bytes = sk.to_bytes();
+    secret(&mut bytes);
+    let sk = suite.private_key_from_bytes(&bytes).expect("parse");
+    step(s, "private key to_bytes / private_key_from_bytes");
+    let hex = secret_hex(&bytes);
+    let from_hex = suite
+        .deserialize_private_key(serde::de::value::StrDeserializer::<DeError>::new(&hex))
+        .expect("hex");
+    step(s, "serde: deserialize_private_key");
+    assert!(same(&from_hex.to_bytes(), &bytes));
+    let text = capture::serialize(&sk, true);
+    step(s, "serde: private key to hex");
+    assert!(same(&text, hex.as_bytes()));
+
+    let (psk, psk_id) = (secret_array::<32>(29), secret_array::<8>(30));
+    let psk = Psk::new(&psk, &psk_id).expect("psk");
+    let (sk_s, pk_s) = suite
+        .derive_key_pair(&secret_array::<48>(31))
+        .expect("derive");
+    let pk_s = suite
+        .public_key_from_bytes(&declassified(pk_s.as_bytes()))
+        .expect("pk");
+    let mut modes = vec![
+        ("base", SenderMode::Base, ReceiverMode::Base),
+        ("psk", SenderMode::Psk(&psk), ReceiverMode::Psk(&psk)),
+    ];
+    if suite.supports_auth() {
+        modes.push(("auth", SenderMode::Auth(&sk_s), ReceiverMode::Auth(&pk_s)));
+        modes.push((
+            "auth_psk",
+            SenderMode::AuthPsk(&psk, &sk_s),
+            ReceiverMode::AuthPsk(&psk, &pk_s),
+        ));
+    }
+    let mut prepared = pk.clone();
+    prepared.prepare();
+    let mut rng = MarkedRng(32);
+    let pt = secret_array::<64>(33);
+    for (mode, send, receive) in modes {
+        for (key, pk) in [("", &pk), (", prepared key", &prepared)] {
+            let (enc, mut tx) = suite.setup_sender(&mut rng, pk, INFO, send).expect("setup");
+            let enc = declassified(enc.as_bytes());
+            let mut rx = suite
+                .setup_receiver(&enc, &sk, INFO, receive)
+                .expect("setup");
+            step(s, &format!("{mode}{key}: setup_sender / setup_receiver"));
+            exports_agree(
+                s,
+                mode,
+                |o| tx.export(b"ctx", o).unwrap(),
+                |o| rx.export(b"ctx", o).unwrap(),
+            );
+            if !suite.supports_seal() {
+                continue;
+            }
+            let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+            let opened = rx.open(AAD, &ct).expect("open");
+            step(s, &format!("{mode}{key}: context seal / open"));
+            assert!(same(&opened, &pt));
+            let mut buf = pt;
+            let tag = tx.seal_in_place_detached(AAD, &mut buf).expect("seal");
+            let mut buf: [u8; 64] = declassified(&buf).try_into().expect("length");
+            let tag: [u8; 16] = declassified(&tag).try_into().expect("tag length");
+            rx.open_in_place_detached(AAD, &mut buf, &tag)
+                .expect("open");
+            step(s, &format!("{mode}{key}: context in place"));
+            assert!(same(&buf, &pt));
+            let mut out = [0u8; 80];
+            let n = tx.seal_into(AAD, &pt, &mut out).expect("seal_into");
+            let mut forged = declassified(&out[..n]);
+            forged[0] ^= 1;
+            assert!(rx.open_into(AAD, &forged, &mut [0u8; 64]).is_err());
+            step(
+                s,
+                &format!("{mode}{key}: context seal_into / forged open_into"),
+            );
+
+            let (enc, ct) = suite
+                .seal(&mut rng, pk, INFO, AAD, &pt, send)
+                .expect("seal");
+            let (enc, ct) = (declassified(&enc), declassified(&ct));
+            let opened = suite
+                .open(&enc, &sk, INFO, AAD, &ct, receive)
+                .expect("open");
+            step(s, &format!("{mode}{key}: single-shot seal / open"));
+            assert!(same(&opened, &pt));
+        }
+        if suite.supports_seal() {
+            let pk_bytes = declassified(pk.as_bytes());
+            let (enc, ct) = suite
+                .seal(&mut rng, &pk_bytes[..], INFO, AAD, &pt, send)
+                .expect("seal");
+            let (enc, ct) = (declassified(&enc), declassified(&ct));
+            let opened = suite
+                .open(&enc, &bytes[..], INFO, AAD, &ct, receive)
+                .expect("open");
+            step(s, &format!("{mode}: single-shot seal / open (key bytes)"));
+            assert!(same(&opened, &pt));
+            let sealed = suite
+                .seal_base_many(&mut rng, &[&pk, &prepared], INFO, AAD, &[&pt])
+                .expect("seal many");
+            step(s, "seal_base_many");
+            for (enc, ct) in sealed {
+                let (enc, ct) = (declassified(&enc), declassified(&ct));
+                let opened = suite
+                    .open(&enc, &sk, INFO, AAD, &ct, ReceiverMode::Base)
+                    .expect("open");
+                assert!(same(&opened, &pt));
+            }
+        }
+        let mut a = [0u8; 32];
+        let enc = suite
+            .send_export(&mut rng, &pk, INFO, b"x", &mut a, send)
+            .expect("export");
+        let mut b = [0u8; 32];
+        suite
+            .receive_export(&declassified(&enc), &bytes[..], INFO, b"x", &mut b, receive)
+            .expect("export");
+        step(
+            s,
+            &format!("{mode}: send_export / receive_export (key bytes)"),
+        );
+        assert!(same(&a, &b));
+    }
+}
