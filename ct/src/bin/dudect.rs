@@ -73,21 +73,27 @@ impl Mix {
     }
 }
 
+/// `samples` inputs, each of a class drawn at random: `false` the fixed input (all zero but
+/// byte 31 = 1), `true` fresh random bytes.
+fn classes(seed: u64, samples: usize) -> Vec<(bool, [u8; 64])> {
+    let mut fixed = [0u8; 64];
+    fixed[31] = 1;
+    let mut mix = Mix(seed);
+    (0..samples)
+        .map(|_| {
+            let class = mix.next() & 1 == 1;
+            (class, if class { mix.bytes() } else { fixed })
+        })
+        .collect()
+}
+
 /// Encapsulation to a prepared key: the ephemeral scalar goes through the table's windows.
 /// Fixed class: scalar bytes all zero but byte 31 = 1 (X25519 reads them little-endian and
 /// clamps them to 2^254 + 2^248; P-256 reads the scalar 1), so nearly every window digit is zero.
 fn prepared<K: Kem>(name: &str, samples: usize) {
     let (_, pk) = K::derive_key_pair(&[7u8; 64]).expect("derive");
     let pk = PreparedPublicKey::new(&PublicKey::<K>::from_bytes(pk.as_bytes()).expect("pk"));
-    let mut fixed = [0u8; 64];
-    fixed[31] = 1;
-    let mut mix = Mix(1);
-    let inputs: Vec<(bool, [u8; 64])> = (0..samples)
-        .map(|_| {
-            let class = mix.next() & 1 == 1;
-            (class, if class { mix.bytes() } else { fixed })
-        })
-        .collect();
+    let inputs = classes(1, samples);
     let times = measure(&inputs, |_, seed| {
         black_box(pk.encap(&mut Fixed(*seed)).ok());
     });
@@ -102,15 +108,7 @@ fn prepared<K: Kem>(name: &str, samples: usize) {
 fn zero_check(samples: usize) {
     let (_, pk) = X25519::derive_key_pair(&[9u8; 64]).expect("derive");
     let enc = EncappedKey::<X25519>::from_bytes(pk.as_bytes()).expect("enc");
-    let mut fixed = [0u8; 64];
-    fixed[31] = 1;
-    let mut mix = Mix(2);
-    let inputs: Vec<(bool, [u8; 64])> = (0..samples)
-        .map(|_| {
-            let class = mix.next() & 1 == 1;
-            (class, if class { mix.bytes() } else { fixed })
-        })
-        .collect();
+    let inputs = classes(2, samples);
     let keys: Vec<PrivateKey<X25519>> = inputs
         .iter()
         .map(|(_, b)| PrivateKey::from_bytes(&b[..32]).expect("any 32 bytes are an X25519 key"))
