@@ -19,7 +19,7 @@ fn demo<K: Kem, F: Kdf, A: SealingAead>(name: &str) -> Result<(), Error> {
     let mut rng = OsRng::default();
 
     // The recipient makes a key pair and publishes the public key.
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng)?;
     println!(
         "recipient key pair: public key {} bytes, private key {} bytes serialized ({} in memory)",
         pk.as_bytes().len(),

@@ -120,7 +120,16 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     type Prepared: Clone + Send + Sync;
 
     /// `GenerateKeyPair()`: a fresh random key pair.
-    fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>);
+    ///
+    /// # Errors
+    /// [`Error::DeriveKeyPair`] only when `rng` is broken: the curves that sample by rejection
+    /// (P-256, P-384, P-521, secp256k1) give up after 10,000 candidates out of range (all
+    /// zeros, all ones), where a working generator is refused with probability below 2^-32
+    /// per candidate; the hybrids when their one seed expands to no valid scalar (probability
+    /// below 2^-128). X25519, X448 and ML-KEM never fail.
+    fn generate<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error>;
 
     /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3): the key pair determined by `ikm`, which should
     /// carry at least `Nsk` bytes of entropy.
@@ -133,7 +142,8 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     /// `Encap(pkR)`: a fresh shared secret and its encapsulation to `pk_r`.
     ///
     /// # Errors
-    /// [`Error::Encap`] if the Diffie-Hellman output is all zeros (RFC 9180 §7.1.4).
+    /// [`Error::Encap`] if the Diffie-Hellman output is all zeros (RFC 9180 §7.1.4), or if
+    /// `rng` gives no valid ephemeral key (a broken generator, as for [`Kem::generate`]).
     fn encap<R: CryptoRng + ?Sized>(
         rng: &mut R,
         pk_r: &PublicKey<Self>,

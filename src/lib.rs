@@ -47,9 +47,10 @@ pub use hybrid_array;
 /// ```
 /// # #[cfg(feature = "x25519")] {
 /// use typed_hpke::{OsRng, kem::{DhKemX25519HkdfSha256 as X25519, Kem}};
-/// let (sk, pk) = X25519::generate(&mut OsRng::default());
+/// let (sk, pk) = X25519::generate(&mut OsRng::default())?;
 /// assert_eq!(sk.public_key(), pk);
 /// # }
+/// # Ok::<(), typed_hpke::Error>(())
 /// ```
 #[cfg(feature = "getrandom")]
 pub type OsRng = rand_core::UnwrapErr<getrandom::SysRng>;

@@ -190,7 +190,9 @@ pub trait SealingAeadEngine<A: SealingAead> {
 ///
 /// [`DhKem`]: crate::kem::DhKem
 pub trait DhEngine<G: crate::kem::DhGroup> {
-    fn random_scalar<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> G::Scalar;
+    /// A random private scalar; `None` only when the generator is broken (the Weierstrass
+    /// curves' rejection sampling gives up after `weierstrass::MAX_DRAWS` refused candidates).
+    fn random_scalar<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> Option<G::Scalar>;
     /// The `DeriveKeyPair` step after `dkp_prk = LabeledExtract("", "dkp_prk", ikm)` (§7.1.3).
     fn derive_scalar(suite_id: &[u8], dkp_prk: &hkdf::Hkdf<G::Hash>) -> Result<G::Scalar, Error>;
     fn scalar_from_bytes(bytes: &[u8]) -> Result<G::Scalar, Error>;

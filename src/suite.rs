@@ -553,7 +553,7 @@ mod visitors {
     impl<R: CryptoRng + ?Sized> Visitor for Generate<'_, R> {
         type Output = Result<(PrivateKey, PublicKey), Error>;
         fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let (sk, pk) = K::generate(self.0);
+            let (sk, pk) = K::generate(self.0)?;
             Ok((sk.into(), pk.into()))
         }
     }
@@ -713,7 +713,7 @@ impl Suite {
     /// `GenerateKeyPair()`.
     ///
     /// # Errors
-    /// Never for a suite made by [`Suite::new`].
+    /// As the KEM's `generate`: [`Error::DeriveKeyPair`] only for a broken `rng`.
     pub fn generate_key_pair<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,

@@ -134,7 +134,7 @@ fn context_ops<K: Kem, F: Kdf, A: SealingAead>(
 fn base_and_psk<K: Kem, F: Kdf, A: SealingAead>(label: &str) {
     type H<K, F, A> = Hpke<K, F, A>;
     let mut rng = rng();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let psk = Psk::new(PSK, b"id").unwrap();
 
     let (enc, sender) = at_most(
@@ -190,7 +190,7 @@ fn base_and_psk<K: Kem, F: Kdf, A: SealingAead>(label: &str) {
 fn export_ops<K: Kem, F: Kdf, A: Aead>(label: &str) {
     type H<K, F, A> = Hpke<K, F, A>;
     let mut rng = rng();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let psk = Psk::new(PSK, b"id").unwrap();
     let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
     let enc = at_most(
@@ -221,8 +221,8 @@ fn export_ops<K: Kem, F: Kdf, A: Aead>(label: &str) {
 fn auth_modes<K: AuthKem, F: Kdf, A: SealingAead>(label: &str) {
     type H<K, F, A> = Hpke<K, F, A>;
     let mut rng = rng();
-    let (sk_r, pk_r) = K::generate(&mut rng);
-    let (sk_s, pk_s) = K::generate(&mut rng);
+    let (sk_r, pk_r) = K::generate(&mut rng).unwrap();
+    let (sk_s, pk_s) = K::generate(&mut rng).unwrap();
     let psk = Psk::new(PSK, b"id").unwrap();
     let (enc, sender) = at_most(
         &format!("{label}: setup_sender_auth"),

@@ -51,7 +51,7 @@ const P521: Curve = Curve {
 /// Public keys and encapsulated keys: every bad form is `InvalidPublicKey` as a key and
 /// `Decap` at decapsulation; the negated point (same x, p - y) is a good key.
 fn weierstrass_points<K: Kem>(curve: &Curve) {
-    let (sk, pk) = K::generate(&mut OsRng::default());
+    let (sk, pk) = K::generate(&mut OsRng::default()).unwrap();
     let good = pk.as_bytes().to_vec();
     let len = (good.len() - 1) / 2;
     let (x, y) = (&good[1..=len], &good[1 + len..]);
@@ -232,7 +232,7 @@ fn x25519() {
         })
         .collect();
     zero_output.extend(with_top_bit);
-    let (sk, _) = K::generate(&mut OsRng::default());
+    let (sk, _) = K::generate(&mut OsRng::default()).unwrap();
     for u in &zero_output {
         let pk = PublicKey::<K>::from_bytes(u).unwrap();
         assert_eq!(
@@ -268,7 +268,7 @@ fn x25519() {
 /// The hybrids carry a traditional point after the ML-KEM part: a bad one is
 /// `InvalidPublicKey` in a public key and `Decap` in an encapsulated key.
 fn hybrid<K: Kem>(npk_t: usize, p: Option<&str>) {
-    let (sk, pk) = K::generate(&mut OsRng::default());
+    let (sk, pk) = K::generate(&mut OsRng::default()).unwrap();
     let (_, enc) = K::encap(&mut OsRng::default(), &pk).unwrap();
     let pk = pk.as_bytes().to_vec();
     let enc = enc.as_bytes().to_vec();

@@ -44,7 +44,7 @@ fn split<A: SealingAead>(ct: &[u8]) -> (Vec<u8>, Tag<A>) {
 fn context_paths<A: SealingAead>(name: &str) {
     type K = X25519;
     let mut rng = typed_hpke::OsRng::default();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let (enc, mut sender) =
         Hpke::<K, HkdfSha256, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
     let mut receiver = Hpke::<K, HkdfSha256, A>::setup_receiver_base(&enc, &sk, INFO).unwrap();
@@ -127,7 +127,7 @@ fn single_shot_paths<A: SealingAead>(name: &str) {
     type K = X25519;
     type H<A> = Hpke<K, HkdfSha256, A>;
     let mut rng = typed_hpke::OsRng::default();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let pt = b"a single-shot message";
     let (enc, ct) = H::<A>::seal_base(&mut rng, &pk, INFO, AAD, pt).unwrap();
     for (what, bad, aad) in tampered(&ct) {

@@ -6,7 +6,7 @@ use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512,
     DhKemX25519HkdfSha256, Kem, MlKem768, MlKem1024P384, XWing,
 };
-use typed_hpke::{EncappedKey, PrivateKey, PublicKey};
+use typed_hpke::{EncappedKey, Error, PrivateKey, PublicKey};
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -14,8 +14,8 @@ fn hex(bytes: &[u8]) -> String {
 
 fn key_behaviour<K: Kem>() {
     let mut rng = ChaCha20Rng::seed_from_u64(0x6b657973);
-    let (sk, pk) = K::generate(&mut rng);
-    let (other_sk, other_pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
+    let (other_sk, other_pk) = K::generate(&mut rng).unwrap();
 
     // Debug never shows the secret, but does show the public key.
     let secret_hex = hex(&sk.to_bytes());
@@ -125,7 +125,7 @@ impl rand_chacha::rand_core::TryCryptoRng for Script {}
 fn weierstrass_generation_masks_and_rejects() {
     fn run<K: Kem>(blocks: Vec<Vec<u8>>) -> (Vec<u8>, usize) {
         let mut rng = Script { blocks, calls: 0 };
-        let (sk, pk) = K::generate(&mut rng);
+        let (sk, pk) = K::generate(&mut rng).unwrap();
         assert_eq!(sk.public_key(), pk);
         (sk.to_bytes().to_vec(), rng.calls)
     }
@@ -146,4 +146,102 @@ fn weierstrass_generation_masks_and_rejects() {
     masked[0] = 0xfe;
     let (sk, calls) = run::<DhKemP521HkdfSha512>(vec![vec![0xff; 66], masked]);
     assert_eq!((sk, calls), (scalar(66, 5), 2));
+}
+
+/// A generator stuck on one byte value: all zeros or all ones, as a broken source gives.
+struct Stuck {
+    byte: u8,
+    calls: usize,
+}
+
+impl rand_chacha::rand_core::TryRng for Stuck {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.calls += 1;
+        Ok(u32::from_ne_bytes([self.byte; 4]))
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.calls += 1;
+        Ok(u64::from_ne_bytes([self.byte; 8]))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(self.byte);
+        self.calls += 1;
+        Ok(())
+    }
+}
+
+impl rand_chacha::rand_core::TryCryptoRng for Stuck {}
+
+/// On the curves that sample by rejection, a generator stuck on zero (the scalar 0) or on 0xff
+/// (above the order, P-521's top byte masked) never yields a key: `generate` and every
+/// encapsulation give up after 10,000 candidates with an error, where they used to loop forever.
+/// Typed, prepared and runtime paths, every mode that draws an ephemeral key.
+#[test]
+fn a_stuck_generator_is_an_error_not_a_hang() {
+    use typed_hpke::aead::ChaCha20Poly1305;
+    use typed_hpke::kdf::HkdfSha256;
+    use typed_hpke::kem::{AuthKem, DhKemP384HkdfSha384, PreparedPublicKey};
+    use typed_hpke::suite::{SenderMode, Suite};
+    use typed_hpke::{Hpke, Psk};
+
+    fn run<K: AuthKem>() {
+        let (sk, pk) = K::derive_key_pair(b"a stuck generator").unwrap();
+        let prepared = PreparedPublicKey::new(&pk);
+        let psk = Psk::new(&[7; 32], b"id").unwrap();
+        let suite = Suite::new(K::ID, 0x0001, 0x0003).unwrap();
+        let runtime_sk = suite.private_key_from_bytes(&sk.to_bytes()).unwrap();
+        type H<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        for byte in [0x00, 0xff] {
+            let stuck = || Stuck { byte, calls: 0 };
+            let mut rng = stuck();
+            assert_eq!(K::generate(&mut rng).err(), Some(Error::DeriveKeyPair));
+            assert_eq!(
+                rng.calls, 10_000,
+                "{byte:#x}: one candidate per draw, then an error"
+            );
+            assert_eq!(K::encap(&mut stuck(), &pk).err(), Some(Error::Encap));
+            assert_eq!(
+                K::auth_encap(&mut stuck(), &pk, &sk).err(),
+                Some(Error::Encap)
+            );
+            let err = H::<K>::seal_base(&mut stuck(), &prepared, b"", b"", b"m").err();
+            assert_eq!(err, Some(Error::Encap));
+            let err = H::<K>::setup_sender_psk(&mut stuck(), &pk, b"", &psk).err();
+            assert_eq!(err, Some(Error::Encap));
+            let err = H::<K>::setup_sender_auth(&mut stuck(), &prepared, b"", &sk).err();
+            assert_eq!(err, Some(Error::Encap));
+            let err = suite.generate_key_pair(&mut stuck()).err();
+            assert_eq!(err, Some(Error::DeriveKeyPair));
+            let mode = SenderMode::Auth(&runtime_sk);
+            let err = suite
+                .setup_sender(&mut stuck(), &pk.to_bytes()[..], b"", mode)
+                .err();
+            assert_eq!(err, Some(Error::Encap));
+        }
+    }
+    run::<DhKemP256HkdfSha256>();
+    run::<DhKemP384HkdfSha384>();
+    run::<DhKemP521HkdfSha512>();
+    run::<DhKemSecp256k1HkdfSha256>();
+
+    // Where every string is a key (clamped X25519 and X448, X-Wing's X25519 half) or the
+    // generator's bytes are hashed first (ML-KEM), the same generators still give keys. The
+    // NIST hybrids hash the key generation seed, but draw the ephemeral scalar's candidates
+    // straight from the generator (draft-irtf-cfrg-hybrid-kems, RandomScalar), so their
+    // encapsulation fails as the plain curves' does.
+    fn works<K: Kem>(encap: Result<(), Error>) {
+        for byte in [0x00, 0xff] {
+            let (sk, pk) = K::generate(&mut Stuck { byte, calls: 0 }).unwrap();
+            assert_eq!(sk.public_key(), pk);
+            let got = K::encap(&mut Stuck { byte, calls: 0 }, &pk).map(|_| ());
+            assert_eq!(got, encap, "{byte:#x}");
+        }
+    }
+    works::<DhKemX25519HkdfSha256>(Ok(()));
+    works::<DhKemX448HkdfSha512>(Ok(()));
+    works::<MlKem768>(Ok(()));
+    works::<XWing>(Ok(()));
+    works::<typed_hpke::kem::MlKem768P256>(Err(Error::Encap));
+    works::<MlKem1024P384>(Err(Error::Encap));
 }

@@ -26,7 +26,7 @@ fn sizes<K: Kem>() -> (usize, usize, usize) {
 /// Wrong lengths are rejected by every parser of `K`, with the parser's own error.
 fn wrong_lengths<K: Kem>() {
     let (npk, nsk, nenc) = sizes::<K>();
-    let (sk, pk) = K::generate(&mut rng());
+    let (sk, pk) = K::generate(&mut rng()).unwrap();
     for len in [0, 1, npk - 1, npk + 1, 2 * npk] {
         let mut bytes = pk.as_bytes().to_vec();
         bytes.resize(len, 0x04);
@@ -76,7 +76,7 @@ fn every_parser_rejects_wrong_lengths() {
 /// keys, and as encapsulated keys at decapsulation (with the one opaque decap error).
 fn weierstrass_points<K: Kem>() {
     let mut rng = rng();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let good = pk.as_bytes().to_vec();
     let n = good.len();
     let coord = (n - 1) / 2;
@@ -166,7 +166,7 @@ fn out_of_range_scalars() {
 /// (RFC 9180 §7.1.4): encapsulation to them and decapsulation of them must fail.
 fn low_order<K: Kem>(points: &[Vec<u8>]) {
     let mut rng = rng();
-    let (sk, _) = K::generate(&mut rng);
+    let (sk, _) = K::generate(&mut rng).unwrap();
     for u in points {
         let enc = EncappedKey::<K>::from_bytes(u).unwrap();
         assert_eq!(
@@ -249,7 +249,7 @@ fn psk_rules() {
     // The named opt-out works end to end.
     type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>;
     let mut rng = rng();
-    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng).unwrap();
     let short = Psk::new_allowing_short_psk(b"tiny", b"id").unwrap();
     let (enc, ct) = H::seal_psk(&mut rng, &pk, b"", b"", b"pt", &short).unwrap();
     assert_eq!(
@@ -276,7 +276,7 @@ fn psk_rules() {
 fn export_limit<F: Kdf>() {
     type H<F> = Hpke<DhKemX25519HkdfSha256, F, ExportOnly>;
     let mut rng = rng();
-    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng).unwrap();
     let (enc, sender) = H::<F>::setup_sender_base(&mut rng, &pk, b"").unwrap();
     let receiver = H::<F>::setup_receiver_base(&enc, &sk, b"").unwrap();
     let max = F::MAX_EXPORT_LEN;
@@ -316,7 +316,7 @@ fn export_length_limit() {
 fn sequence_limit() {
     type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>;
     let mut rng = rng();
-    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng).unwrap();
     let (enc, mut sender) = H::setup_sender_base(&mut rng, &pk, b"").unwrap();
     let mut receiver = H::setup_receiver_base(&enc, &sk, b"").unwrap();
     sender.set_sequence_number_for_testing_only(u64::MAX - 1);
@@ -357,7 +357,7 @@ fn sequence_limit() {
 fn short_ciphertexts_and_buffers() {
     type H = Hpke<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>;
     let mut rng = rng();
-    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng);
+    let (sk, pk) = DhKemX25519HkdfSha256::generate(&mut rng).unwrap();
     let (enc, mut sender) = H::setup_sender_base(&mut rng, &pk, b"").unwrap();
     let mut receiver = H::setup_receiver_base(&enc, &sk, b"").unwrap();
     for len in 0..16 {
@@ -407,7 +407,7 @@ fn derive_key_pair_accepts_any_ikm_length() {
 /// An ML-KEM encapsulation key with a coefficient of 4095 (>= q = 3329) fails the FIPS 203
 /// modulus check, alone or as the first half of a hybrid key.
 fn ml_kem_modulus_check<K: Kem>() {
-    let (_, pk) = K::generate(&mut rng());
+    let (_, pk) = K::generate(&mut rng()).unwrap();
     let mut bytes = pk.as_bytes().to_vec();
     // The first 12-bit coefficient is bytes[0] | (bytes[1] & 0x0f) << 8.
     bytes[0] = 0xff;
@@ -431,7 +431,7 @@ fn malformed_encapsulation_keys() {
     // it is refused as a public key and fails decapsulation as a ciphertext.
     fn nist_half<K: Kem>() {
         let mut rng = rng();
-        let (sk, pk) = K::generate(&mut rng);
+        let (sk, pk) = K::generate(&mut rng).unwrap();
         let mut bytes = pk.as_bytes().to_vec();
         *bytes.last_mut().unwrap() ^= 1;
         assert_eq!(
@@ -453,7 +453,7 @@ fn malformed_encapsulation_keys() {
 fn implicit_rejection<K: Kem>() {
     type H<K> = Hpke<K, HkdfSha256, Aes128Gcm>;
     let mut rng = rng();
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let (ss, enc) = K::encap(&mut rng, &pk).unwrap();
     assert_eq!(K::decap(&enc, &sk).unwrap(), ss);
     let mut tampered = enc.as_bytes().to_vec();
@@ -491,7 +491,7 @@ fn tampered_pq_ciphertexts_fail_to_open() {
 fn one_stage_limits<F: Kdf>() {
     type H<F> = Hpke<XWing, F, ChaCha20Poly1305>;
     let mut rng = rng();
-    let (sk, pk) = XWing::generate(&mut rng);
+    let (sk, pk) = XWing::generate(&mut rng).unwrap();
     let max = vec![0x61u8; MAX_ONE_STAGE_INPUT_LEN];
     let over = vec![0x61u8; MAX_ONE_STAGE_INPUT_LEN + 1];
 

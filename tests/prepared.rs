@@ -111,7 +111,7 @@ fn same_as_plain<K: Kem>(seed: u64, sk: &PrivateKey<K>, pk: &PublicKey<K>) {
 fn every_mode_on_random_keys<K: Kem>() {
     let mut rng = ChaCha20Rng::seed_from_u64(u64::from(K::ID));
     for seed in 0..4 {
-        let (sk, pk) = K::generate(&mut rng);
+        let (sk, pk) = K::generate(&mut rng).unwrap();
         same_as_plain::<K>(seed, &sk, &pk);
     }
 }
@@ -124,8 +124,8 @@ fn prepared_equals_plain_on_every_kem() {
 fn auth_modes<K: AuthKem>() {
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for seed in 0..3 {
-        let (_, pk_r) = K::generate(&mut rng);
-        let (sk_s, _) = K::generate(&mut rng);
+        let (_, pk_r) = K::generate(&mut rng).unwrap();
+        let (sk_s, _) = K::generate(&mut rng).unwrap();
         let prepared = PreparedPublicKey::from(pk_r.clone());
         let plain = auth_outputs::<K>(seed, &pk_r, &sk_s);
         assert!(plain.iter().all(Result::is_ok));
@@ -289,7 +289,7 @@ proptest! {
 fn seal_many<K: Kem>() {
     type H<K> = Hpke<K, F, A>;
     let mut rng = ChaCha20Rng::seed_from_u64(42);
-    let keys: Vec<_> = (0..5).map(|_| K::generate(&mut rng)).collect();
+    let keys: Vec<_> = (0..5).map(|_| K::generate(&mut rng).unwrap()).collect();
     let plain: Vec<PublicKey<K>> = keys.iter().map(|(_, pk)| pk.clone()).collect();
     let prepared: Vec<_> = plain.iter().map(PreparedPublicKey::new).collect();
     let each: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 10 + usize::from(i)]).collect();
@@ -391,7 +391,9 @@ fn runtime_seal_base_many() {
 fn seal_base_many_is_the_same_on_any_number_of_threads() {
     type H = Hpke<X25519, F, A>;
     let mut rng = ChaCha20Rng::seed_from_u64(5);
-    let keys: Vec<_> = (0..64).map(|_| X25519::generate(&mut rng).1).collect();
+    let keys: Vec<_> = (0..64)
+        .map(|_| X25519::generate(&mut rng).unwrap().1)
+        .collect();
     let seal = || {
         let mut rng = ChaCha20Rng::seed_from_u64(6);
         H::seal_base_many(&mut rng, &keys, INFO, AAD, &[PT]).unwrap()

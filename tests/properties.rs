@@ -58,7 +58,7 @@ fn flip(bytes: &[u8], bit: usize) -> Vec<u8> {
 fn check<K: Kem, F: Kdf, A: SealingAead>(c: &Case) -> Result<(), TestCaseError> {
     type H<K, F, A> = Hpke<K, F, A>;
     let mut rng = ChaCha20Rng::seed_from_u64(c.seed);
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let (enc, ct) = H::<K, F, A>::seal_base(&mut rng, &pk, &c.info, &c.aad, &c.pt).unwrap();
     let open = |enc: &EncappedKey<K>, info: &[u8], aad: &[u8], ct: &[u8]| {
         H::<K, F, A>::open_base(enc, &sk, info, aad, ct)

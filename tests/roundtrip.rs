@@ -43,8 +43,8 @@ struct Keys<K: AuthCalls> {
 
 impl<K: AuthCalls> Keys<K> {
     fn new(rng: &mut ChaCha20Rng) -> Self {
-        let (sk_r, pk_r) = K::generate(rng);
-        let (sk_s, pk_s) = K::generate(rng);
+        let (sk_r, pk_r) = K::generate(rng).unwrap();
+        let (sk_s, pk_s) = K::generate(rng).unwrap();
         Self {
             sk_r,
             pk_r,
@@ -336,7 +336,7 @@ fn tampered_receivers<K: AuthCalls, F: Kdf, A: Aead>(
     let other_psk_bytes = flip(&PSK, 3);
     let wrong_psk = Psk::new(&other_psk_bytes, PSK_ID).unwrap();
     let wrong_psk_id = Psk::new(&PSK, b"another id").unwrap();
-    let (other_sk, other_pk) = K::generate(rng);
+    let (other_sk, other_pk) = K::generate(rng).unwrap();
     let enc_flipped = EncappedKey::<K>::from_bytes(&flip(enc.as_bytes(), 13)).unwrap();
 
     type Receiver<K, F, A> = Result<ReceiverContext<K, F, A>, Error>;

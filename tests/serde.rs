@@ -7,7 +7,7 @@ use typed_hpke::{EncappedKey, PrivateKey, PublicKey};
 
 fn round_trip<K: Kem>() {
     let mut rng = ChaCha20Rng::seed_from_u64(0x5e5d);
-    let (sk, pk) = K::generate(&mut rng);
+    let (sk, pk) = K::generate(&mut rng).unwrap();
     let (_, enc) = K::encap(&mut rng, &pk).unwrap();
 
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();

@@ -260,7 +260,7 @@ pub fn job<K: Modes, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option
         });
     }
     Some(match row.op {
-        Op::Generate => timed(move || K::generate(&mut rng)),
+        Op::Generate => timed(move || K::generate(&mut rng).unwrap()),
         Op::DeriveKeyPair => {
             let ikm = row.ikm(fix.nsk, false);
             timed(move || K::derive_key_pair(black_box(ikm)).unwrap())
@@ -428,7 +428,11 @@ fn welcome() -> Vec<(&'static str, Job)> {
         Hpke<kem::DhKemX25519HkdfSha256, typed_hpke::kdf::HkdfSha256, typed_hpke::aead::Aes128Gcm>;
     let mut keys_rng = rng();
     let keys: Vec<_> = (0..WELCOME)
-        .map(|_| kem::DhKemX25519HkdfSha256::generate(&mut keys_rng).1)
+        .map(|_| {
+            kem::DhKemX25519HkdfSha256::generate(&mut keys_rng)
+                .unwrap()
+                .1
+        })
         .collect();
     let pt = vec![0x5a; 100];
     let (k1, k2, k3) = (keys.clone(), keys.clone(), keys);

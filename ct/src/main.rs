@@ -223,7 +223,7 @@ impl Visitor for KemPaths<'_> {
         let pk = peer_pk(&pk);
         step(s, "derive_key_pair");
 
-        let (sk_g, pk_g) = K::generate(&mut MarkedRng(2));
+        let (sk_g, pk_g) = K::generate(&mut MarkedRng(2)).unwrap();
         let pk_g = peer_pk(&pk_g);
         step(s, "generate");
 

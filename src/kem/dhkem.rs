@@ -238,8 +238,12 @@ impl<G: DhGroup> Kem for DhKem<G> {
     type Prepared = G::Table;
     type Engine = Self;
 
-    fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
-        Self::key_pair(G::Engine::random_scalar(rng))
+    fn generate<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
+        G::Engine::random_scalar(rng)
+            .map(Self::key_pair)
+            .ok_or(Error::DeriveKeyPair)
     }
 
     fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
@@ -301,11 +305,8 @@ impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
         table: Option<&G::Table>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         // skE, pkE = GenerateKeyPair()
-        Self::encap_with(
-            DhPrivateKey::new(G::Engine::random_scalar(rng)),
-            pk_r,
-            table,
-        )
+        let sk_e = G::Engine::random_scalar(rng).ok_or(Error::Encap)?;
+        Self::encap_with(DhPrivateKey::new(sk_e), pk_r, table)
     }
 
     fn encap_deterministic(
@@ -380,8 +381,8 @@ impl<G: DhGroup> AuthKemEngine<DhKem<G>> for DhKem<G> {
         table: Option<&G::Table>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        let sk_e = DhPrivateKey::new(G::Engine::random_scalar(rng));
-        Self::auth_encap_with(sk_e, pk_r, table, sk_s)
+        let sk_e = G::Engine::random_scalar(rng).ok_or(Error::Encap)?;
+        Self::auth_encap_with(DhPrivateKey::new(sk_e), pk_r, table, sk_s)
     }
 
     fn auth_encap_deterministic(

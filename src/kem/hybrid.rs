@@ -221,16 +221,15 @@ macro_rules! hybrid_kem {
             type Prepared = <$group as DhGroup>::Table;
             type Engine = Self;
 
-            fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
-                loop {
-                    let mut seed = Zeroizing::new([0u8; 32]);
-                    rng.fill_bytes(&mut seed[..]);
-                    // A seed whose expansion finds no scalar (probability below 2^-500) is
-                    // simply replaced.
-                    if let Some(sk) = Self::from_seed(seed) {
-                        return Self::key_pair(sk);
-                    }
-                }
+            fn generate<R: CryptoRng + ?Sized>(
+                rng: &mut R,
+            ) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
+                // GenerateKeyPair(): seed = random(Nseed); a seed whose expansion finds no
+                // scalar (see `expand_seed`) is an error rather than a redraw, so a generator
+                // stuck on one such seed cannot hang the caller.
+                let mut seed = Zeroizing::new([0u8; 32]);
+                rng.fill_bytes(&mut seed[..]);
+                Self::from_seed(seed).map(Self::key_pair).ok_or(Error::DeriveKeyPair)
             }
 
             fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {

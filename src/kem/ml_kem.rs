@@ -105,11 +105,13 @@ macro_rules! ml_kem {
             type Prepared = ();
             type Engine = Self;
 
-            fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (PrivateKey<Self>, PublicKey<Self>) {
+            fn generate<R: CryptoRng + ?Sized>(
+                rng: &mut R,
+            ) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {
                 // GenerateKeyPair(): dk = random(64)
                 let mut seed = Zeroizing::new([0u8; 64]);
                 rng.fill_bytes(&mut seed[..]);
-                Self::key_pair(Self::from_seed(seed))
+                Ok(Self::key_pair(Self::from_seed(seed)))
             }
 
             fn derive_key_pair(ikm: &[u8]) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {

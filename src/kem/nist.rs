@@ -63,7 +63,9 @@ macro_rules! engine {
             impl crate::sealed::DhEngine<$group> for $group {
                 runtime_keys!(DhKem<$group>, $group);
 
-                fn random_scalar<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> Scalar<NSk> {
+                fn random_scalar<R: rand_core::CryptoRng + ?Sized>(
+                    rng: &mut R,
+                ) -> Option<Scalar<NSk>> {
                     sample_scalar::<$curve, _, _>(rng, $mask, |bytes| {
                         import_in_range::<$curve>(&aws_lc_rs::agreement::$alg, bytes)
                     })

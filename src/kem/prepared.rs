@@ -143,7 +143,7 @@ mod prepared_key {
     /// type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
     ///
     /// let mut rng = OsRng::default();
-    /// let (sk_r, pk_r) = X25519::generate(&mut rng);
+    /// let (sk_r, pk_r) = X25519::generate(&mut rng)?;
     /// let prepared = PreparedPublicKey::new(&pk_r);
     /// for request in [&b"first"[..], b"second"] {
     ///     let (enc, ct) = Suite::seal_base(&mut rng, &prepared, b"info", b"", request)?;

@@ -91,7 +91,7 @@ where
         W::runtime_pk(pk)
     }
 
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> <Self as DhGroup>::Scalar {
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<<Self as DhGroup>::Scalar> {
         sample_scalar::<W::Curve, _, _>(rng, W::BITMASK, nonzero_scalar::<W::Curve>)
     }
 
@@ -198,28 +198,32 @@ where
     }
 }
 
+/// How many candidates [`sample_scalar`] draws before it gives up. A working generator is
+/// refused with probability below 2^-32 per draw (P-256, whose order is closest to a power of
+/// two above its top byte's mask), so only a broken one (all zeros, all ones, a constant) ever
+/// reaches the bound; without it such a generator would hang `generate` and `encap` forever.
+pub(super) const MAX_DRAWS: u32 = 10_000;
+
 /// `GenerateKeyPair`'s scalar (RFC 9180 §4): a uniform scalar in `[1, n)`, by rejection sampling
 /// over `Nsk` random bytes with the top byte masked as §7.1.3 masks `DeriveKeyPair`'s candidates;
 /// `accept` makes the scalar from bytes in range and refuses the others. With the mask every curve
 /// accepts a candidate with probability close to 1; without it P-521 (521 bits in 66 bytes)
 /// accepts 1 in 128, which cost about 30 us per key in `elliptic_curve`'s
 /// `NonZeroScalar::generate_from_rng` (measured). A rejected candidate is independent of the
-/// accepted one, so the loop leaks nothing.
+/// accepted one, so the loop leaks nothing. `None` after [`MAX_DRAWS`] refused candidates.
 pub(super) fn sample_scalar<C: CurveArithmetic, R: CryptoRng + ?Sized, T>(
     rng: &mut R,
     bitmask: u8,
     mut accept: impl FnMut(&FieldBytes<C>) -> Option<T>,
-) -> T {
+) -> Option<T> {
     let mut bytes = Zeroizing::new(FieldBytes::<C>::default());
-    loop {
+    (0..MAX_DRAWS).find_map(|_| {
         rng.fill_bytes(&mut bytes[..]);
         if let Some(first) = bytes.first_mut() {
             *first &= bitmask;
         }
-        if let Some(sk) = accept(&bytes) {
-            return sk;
-        }
-    }
+        accept(&bytes)
+    })
 }
 
 /// `DeriveKeyPair`'s scalar after `dkp_prk` (RFC 9180 §7.1.3); `accept` makes the scalar from a

@@ -174,10 +174,11 @@ impl DhGroup for X25519 {
 impl DhEngine<X25519> for X25519 {
     runtime_keys!(DhKem<X25519>, X25519);
 
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Scalar {
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<Scalar> {
+        // Every clamped string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
-        clamped(k)
+        Some(clamped(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {

@@ -46,10 +46,11 @@ impl DhGroup for X448 {
 impl DhEngine<X448> for X448 {
     runtime_keys!(DhKem<X448>, X448);
 
-    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> [u8; 56] {
+    fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<[u8; 56]> {
+        // Every clamped string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 56]);
         rng.fill_bytes(&mut k[..]);
-        clamped(k)
+        Some(clamped(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {

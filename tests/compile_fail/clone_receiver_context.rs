@@ -5,7 +5,7 @@ type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
 
 fn main() {
     let mut rng = typed_hpke::OsRng::default();
-    let (sk, pk) = X25519::generate(&mut rng);
+    let (sk, pk) = X25519::generate(&mut rng).unwrap();
     let (enc, _) = Suite::setup_sender_base(&mut rng, &pk, b"").unwrap();
     let ctx = Suite::setup_receiver_base(&enc, &sk, b"").unwrap();
     let _copy = ctx.clone();

@@ -5,7 +5,7 @@ type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
 
 fn main() {
     let mut rng = typed_hpke::OsRng::default();
-    let (_, pk) = X25519::generate(&mut rng);
+    let (_, pk) = X25519::generate(&mut rng).unwrap();
     let psk = typed_hpke::Psk::new(&[0; 32], b"id").unwrap();
     let _ = Suite::seal_base(&mut rng, &pk, b"", b"", b"", &psk);
 }

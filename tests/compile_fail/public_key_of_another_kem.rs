@@ -5,6 +5,6 @@ type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
 
 fn main() {
     let mut rng = typed_hpke::OsRng::default();
-    let (_, pk) = DhKemX448HkdfSha512::generate(&mut rng);
+    let (_, pk) = DhKemX448HkdfSha512::generate(&mut rng).unwrap();
     let _ = Suite::seal_base(&mut rng, &pk, b"", b"", b"");
 }

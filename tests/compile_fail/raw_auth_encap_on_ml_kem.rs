@@ -2,6 +2,6 @@
 use typed_hpke::kem::*;
 fn main() {
     let mut rng = typed_hpke::OsRng::default();
-    let (sk, pk) = MlKem512::generate(&mut rng);
+    let (sk, pk) = MlKem512::generate(&mut rng).unwrap();
     let _ = MlKem512::auth_encap(&mut rng, &pk, &sk);
 }

@@ -5,6 +5,6 @@ type Suite = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
 
 fn main() {
     let mut rng = typed_hpke::OsRng::default();
-    let (_, pk) = X25519::generate(&mut rng);
+    let (_, pk) = X25519::generate(&mut rng).unwrap();
     let _ = Suite::seal_psk(&mut rng, &pk, b"", b"", b"", &[0u8; 32]);
 }
