@@ -3,6 +3,8 @@
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 #![doc = include_str!("../README.md")]
 
+use std::fmt;
+
 use openmls_rust_crypto::{MemoryStorage, RustCrypto};
 use openmls_traits::OpenMlsProvider;
 use openmls_traits::crypto::OpenMlsCrypto;
@@ -84,7 +86,7 @@ pub enum PqKeyDerivation {
 /// OpenMLS uses HPKE in Base mode (RFC 9420 §5.1.3, `EncryptWithLabel` / `DecryptWithLabel`)
 /// to seal path secrets and Welcome group secrets, and `SetupBaseS` + `Export` for external
 /// init (RFC 9420 §12.1.8).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct TypedHpkeCrypto<C = RustCrypto> {
     inner: C,
     pq_key_derivation: PqKeyDerivation,
@@ -103,6 +105,16 @@ impl<C> TypedHpkeCrypto<C> {
     /// The provider the non-HPKE primitives come from.
     pub fn inner(&self) -> &C {
         &self.inner
+    }
+}
+
+/// Names the provider and its key derivation only: `inner` holds a random generator (the stock
+/// provider's ChaCha20 state), which `Debug` must not print.
+impl<C> fmt::Debug for TypedHpkeCrypto<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedHpkeCrypto")
+            .field("pq_key_derivation", &self.pq_key_derivation)
+            .finish_non_exhaustive()
     }
 }
 
@@ -362,7 +374,7 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
 /// An [`OpenMlsProvider`]: [`TypedHpkeCrypto`] over the stock RustCrypto provider, whose random
 /// generator it shares, and OpenMLS' in-memory storage. A drop-in for `OpenMlsRustCrypto`.
 /// `default()` derives post-quantum keys as draft-ietf-hpke-pq says.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct OpenMlsTypedHpke {
     crypto: TypedHpkeCrypto<RustCrypto>,
     storage: MemoryStorage,
@@ -375,6 +387,19 @@ impl OpenMlsTypedHpke {
             crypto: TypedHpkeCrypto::new(RustCrypto::default(), pq_key_derivation),
             storage: MemoryStorage::default(),
         }
+    }
+}
+
+/// Redacted: OpenMLS' `MemoryStorage` prints every value it holds in `Debug`, and it holds the
+/// group's private keys (HPKE init and leaf keys, signature keys) and epoch secrets. Only the
+/// number of stored entries is shown.
+impl fmt::Debug for OpenMlsTypedHpke {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entries = self.storage.values.read().map(|v| v.len()).ok();
+        f.debug_struct("OpenMlsTypedHpke")
+            .field("crypto", &self.crypto)
+            .field("stored_entries", &entries)
+            .finish_non_exhaustive()
     }
 }
 
