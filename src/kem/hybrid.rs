@@ -309,8 +309,11 @@ macro_rules! hybrid_kem {
             }
 
             fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
-                let seed: [u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
-                Self::from_seed(Zeroizing::new(seed)).ok_or(Error::InvalidPrivateKey)
+                // Copied straight into the wiped buffer: no unwiped array on the way.
+                let bytes: &[u8; 32] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+                let mut seed = Zeroizing::new([0u8; 32]);
+                seed.copy_from_slice(bytes);
+                Self::from_seed(seed).ok_or(Error::InvalidPrivateKey)
             }
 
             fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, U32>> {

@@ -170,8 +170,11 @@ macro_rules! ml_kem {
             }
 
             fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
-                let seed: [u8; 64] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
-                Ok(Self::from_seed(Zeroizing::new(seed)))
+                // Copied straight into the wiped buffer: no unwiped array on the way.
+                let bytes: &[u8; 64] = bytes.try_into().map_err(|_| Error::InvalidPrivateKey)?;
+                let mut seed = Zeroizing::new([0u8; 64]);
+                seed.copy_from_slice(bytes);
+                Ok(Self::from_seed(seed))
             }
 
             fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, U64>> {

@@ -39,12 +39,16 @@ impl crate::sealed::Sealed for X25519 {}
     )
 )]
 pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
-    // The dalek functions take the scalar by value; what they copy they do not hand back, and
-    // the product is wiped here.
-    Zeroizing::new(match curve25519_dalek::MontgomeryPoint(*u).to_edwards(0) {
-        Some(point) => point.mul_clamped(*k).to_montgomery().to_bytes(),
-        None => x25519_dalek::x25519(*k, *u),
-    })
+    // The dalek functions take the scalar by value; what they copy they do not hand back. The
+    // Edwards product and its Montgomery form are wiped here, as on the prepared path.
+    match curve25519_dalek::MontgomeryPoint(*u).to_edwards(0) {
+        Some(point) => {
+            let product = Zeroizing::new(point.mul_clamped(*k));
+            let u = Zeroizing::new(product.to_montgomery());
+            Zeroizing::new(u.to_bytes())
+        }
+        None => Zeroizing::new(x25519_dalek::x25519(*k, *u)),
+    }
 }
 
 /// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
