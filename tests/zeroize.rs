@@ -1,6 +1,7 @@
-//! Secrets are wiped on drop. Rust offers no safe way to read memory after a drop, so the
-//! guarantee is shown through the types: every secret-holding type, or the primitive state it
-//! is made of, implements `ZeroizeOnDrop`. The crate's own markers carry real bounds (a
+//! Secrets are wiped on drop, shown through the types: every secret-holding type, or the
+//! primitive state it is made of, implements `ZeroizeOnDrop`. `tests/zeroize_observed.rs`
+//! watches the memory itself, through a global allocator, and fails if any of the crate's own
+//! `Drop` impls for secrets is removed. The crate's own markers carry real bounds (a
 //! private key is `ZeroizeOnDrop` only if its ML-KEM decapsulation key is): removing a
 //! dependency's `zeroize` feature makes the marker false, and then the crate and this test no
 //! longer build. That a wiped private key cannot be used at all is
