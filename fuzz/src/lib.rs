@@ -2,6 +2,8 @@
 //! aborts and sanitizer reports are bugs; `Err` results (bad encodings, failed
 //! authentication, over-long requests) are the expected outcomes.
 
+pub mod integrations;
+
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -421,7 +423,7 @@ const KEM_IDS: [u16; 12] = [
 ];
 
 /// A runtime key pair per `kem_id` (recipient, sender), derived once per process.
-fn runtime_keys(
+pub(crate) fn runtime_keys(
     suite: &typed_hpke::suite::Suite,
 ) -> &'static [(typed_hpke::suite::PrivateKey, typed_hpke::suite::PublicKey); 2] {
     type Pair = (typed_hpke::suite::PrivateKey, typed_hpke::suite::PublicKey);
@@ -581,4 +583,58 @@ where
 /// `prepared` for the KEMs without the authenticated modes.
 pub fn prepared_pq<K: Kem>(data: &[u8]) {
     let _ = prepared::<K>(data);
+}
+
+/// Reads a `T` from JSON text; what reads writes back to JSON that reads equal.
+fn json<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq>(data: &[u8]) -> Option<T> {
+    let value: T = serde_json::from_slice(data).ok()?;
+    let text = serde_json::to_vec(&value).expect("a parsed key serializes");
+    let back: T = serde_json::from_slice(&text).expect("what we write reads back");
+    assert!(back == value);
+    Some(value)
+}
+
+/// Reads a `T` from CBOR (a byte string, or an array of small integers); what reads writes
+/// back to CBOR that reads equal.
+fn cbor<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq>(data: &[u8]) -> Option<T> {
+    let value: T = ciborium::from_reader(data).ok()?;
+    let mut out = Vec::new();
+    ciborium::into_writer(&value, &mut out).expect("a parsed key serializes");
+    let back: T = ciborium::from_reader(&out[..]).expect("what we write reads back");
+    assert!(back == value);
+    Some(value)
+}
+
+/// `serde`: arbitrary JSON text or CBOR into every key type of `K` (the first byte picks the
+/// format and the type). Bad input is an error; what reads round-trips, and a private or
+/// public key's runtime form serializes exactly as the typed one.
+pub fn serde_keys<K: Kem>(data: &[u8]) {
+    let mut input = Input(data);
+    let how = input.byte();
+    let data = input.rest();
+    match (how >> 1) % 3 {
+        0 => {
+            let sk: Option<PrivateKey<K>> = if how & 1 == 0 { json(data) } else { cbor(data) };
+            if let Some(sk) = sk {
+                let runtime = typed_hpke::suite::PrivateKey::from(sk.clone());
+                assert_eq!(
+                    serde_json::to_string(&runtime).expect("json"),
+                    serde_json::to_string(&sk).expect("json")
+                );
+            }
+        }
+        1 => {
+            let pk: Option<PublicKey<K>> = if how & 1 == 0 { json(data) } else { cbor(data) };
+            if let Some(pk) = pk {
+                let runtime = typed_hpke::suite::PublicKey::from(pk.clone());
+                assert_eq!(
+                    serde_json::to_string(&runtime).expect("json"),
+                    serde_json::to_string(&pk).expect("json")
+                );
+            }
+        }
+        _ => {
+            let _: Option<EncappedKey<K>> = if how & 1 == 0 { json(data) } else { cbor(data) };
+        }
+    }
 }

@@ -1,0 +1,147 @@
+//! The integrations' network-facing entry points (feature `integrations`): what a peer's bytes
+//! reach in the rustls HPKE provider (ECH) and the OpenMLS provider. Bad bytes are errors;
+//! what a valid key seals, the same entry points open.
+
+use openmls_traits::crypto::OpenMlsCrypto;
+use openmls_traits::types::{HpkeAeadType, HpkeCiphertext, HpkeConfig, HpkeKdfType, HpkeKemType};
+use rustls::crypto::hpke::{EncapsulatedSecret, HpkePrivateKey, HpkePublicKey};
+use typed_hpke::suite::Suite;
+
+use crate::{Input, runtime_keys};
+
+/// A key pair for the suite, derived once per process, as the provider's key types.
+fn rustls_keys(suite: &Suite) -> (HpkePublicKey, HpkePrivateKey) {
+    let [(sk, pk), _] = runtime_keys(suite);
+    (
+        HpkePublicKey(pk.as_bytes().to_vec()),
+        HpkePrivateKey::from(sk.to_bytes().to_vec()),
+    )
+}
+
+/// `rustls`: for any suite the provider lists, `open` and `setup_opener` with arbitrary `enc`,
+/// info, aad and ciphertext, under the suite's own key or arbitrary key bytes; then a seal to
+/// the suite's key must open to the same plaintext, in one shot and through the contexts.
+pub fn rustls(data: &[u8]) {
+    let suites = typed_hpke_rustls::ALL_SUPPORTED_SUITES;
+    let mut input = Input(data);
+    let hpke = suites[usize::from(input.byte()) % suites.len()];
+    let how = input.byte();
+    let key = input.slice();
+    let enc = EncapsulatedSecret(input.slice().to_vec());
+    let info = input.slice();
+    let aad = input.slice();
+    let ct = input.rest();
+
+    let s = hpke.suite();
+    let suite = Suite::new(
+        u16::from(s.kem),
+        u16::from(s.sym.kdf_id),
+        u16::from(s.sym.aead_id),
+    )
+    .expect("the provider lists only suites typed-hpke has");
+    let (pk, own_sk) = rustls_keys(&suite);
+    let sk = if how & 1 == 0 {
+        own_sk
+    } else {
+        HpkePrivateKey::from(key.to_vec())
+    };
+    if how & 2 == 0 {
+        let _ = hpke.open(&enc, info, aad, ct, &sk);
+    } else if let Ok(mut opener) = hpke.setup_opener(&enc, info, &sk) {
+        let _ = opener.open(aad, ct);
+        let _ = opener.open(aad, ct);
+    }
+
+    let (_, own_sk) = rustls_keys(&suite);
+    let (enc, sealed) = hpke.seal(info, aad, ct, &pk).expect("seal to a valid key");
+    let opened = hpke.open(&enc, info, aad, &sealed, &own_sk).expect("open");
+    assert_eq!(opened, ct);
+    let (enc, mut sealer) = hpke.setup_sealer(info, &pk).expect("setup_sealer");
+    let mut opener = hpke
+        .setup_opener(&enc, info, &own_sk)
+        .expect("setup_opener");
+    for _ in 0..2 {
+        let sealed = sealer.seal(aad, ct).expect("seal");
+        assert_eq!(opener.open(aad, &sealed).expect("open"), ct);
+    }
+}
+
+const KEMS: [HpkeKemType; 8] = [
+    HpkeKemType::DhKemP256,
+    HpkeKemType::DhKemP384,
+    HpkeKemType::DhKemP521,
+    HpkeKemType::DhKem25519,
+    HpkeKemType::DhKem448,
+    HpkeKemType::MlKem768,
+    HpkeKemType::MlKem1024,
+    HpkeKemType::XWingKemDraft6,
+];
+const KDFS: [HpkeKdfType; 3] = [
+    HpkeKdfType::HkdfSha256,
+    HpkeKdfType::HkdfSha384,
+    HpkeKdfType::HkdfSha512,
+];
+const AEADS: [HpkeAeadType; 4] = [
+    HpkeAeadType::AesGcm128,
+    HpkeAeadType::AesGcm256,
+    HpkeAeadType::ChaCha20Poly1305,
+    HpkeAeadType::Export,
+];
+
+/// `openmls`: any HPKE configuration OpenMLS can name; `hpke_open` and
+/// `hpke_setup_receiver_and_export` with arbitrary `enc`, ciphertext, key bytes, info, aad,
+/// exporter context and length, and `derive_hpke_keypair` of arbitrary ikm, whose key pair
+/// must then seal and open, and export the same secret on both sides.
+pub fn openmls(data: &[u8]) {
+    let crypto = typed_hpke_openmls::TypedHpkeCrypto::<openmls_rust_crypto::RustCrypto>::default();
+    let mut input = Input(data);
+    let (kem, kdf, aead) = (
+        KEMS[usize::from(input.byte()) % KEMS.len()],
+        KDFS[usize::from(input.byte()) % KDFS.len()],
+        AEADS[usize::from(input.byte()) % AEADS.len()],
+    );
+    // `HpkeConfig` is not `Copy`; each call takes its own.
+    let config = || HpkeConfig(kem, kdf, aead);
+    let how = input.byte();
+    let key = input.slice();
+    let enc = input.slice();
+    let info = input.slice();
+    let aad = input.slice();
+    let len = usize::from(input.u16());
+    let rest = input.rest();
+    match how % 3 {
+        0 => {
+            let ct = HpkeCiphertext {
+                kem_output: enc.to_vec().into(),
+                ciphertext: rest.to_vec().into(),
+            };
+            let _ = crypto.hpke_open(config(), &ct, key, info, aad);
+        }
+        1 => {
+            let _ = crypto.hpke_setup_receiver_and_export(config(), enc, key, info, aad, len);
+        }
+        _ => {
+            let Ok(pair) = crypto.derive_hpke_keypair(config(), key) else {
+                return;
+            };
+            let sk: &[u8] = pair.private.as_ref();
+            if aead != HpkeAeadType::Export {
+                let ct = crypto
+                    .hpke_seal(config(), &pair.public, info, aad, rest)
+                    .expect("seal to a derived key");
+                let pt = crypto
+                    .hpke_open(config(), &ct, sk, info, aad)
+                    .expect("open");
+                assert_eq!(pt, rest);
+            }
+            if let Ok((enc, sent)) =
+                crypto.hpke_setup_sender_and_export(config(), &pair.public, info, aad, len)
+            {
+                let got = crypto
+                    .hpke_setup_receiver_and_export(config(), &enc, sk, info, aad, len)
+                    .expect("receiver of our own enc");
+                assert_eq!(sent.as_ref(), got.as_ref());
+            }
+        }
+    }
+}
