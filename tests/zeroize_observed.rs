@@ -56,7 +56,9 @@ struct Watch {
 struct Watching;
 
 // SAFETY: every method forwards to `System` unchanged. `dealloc` additionally reads the block
-// it is about to free, which is still allocated and `layout.size()` bytes long; it does not
+// it is about to free, which is still allocated and `layout.size()` bytes long (bytes a value
+// left uninitialised, its padding, are read as they are: this check is about what is left in
+// memory, whatever the type says of it); it does not
 // allocate (the vectors it writes to were sized when the watch began), and it takes the state
 // lock with `try_lock` so that a deallocation made while the lock is held cannot deadlock.
 unsafe impl GlobalAlloc for Watching {
@@ -64,13 +66,12 @@ unsafe impl GlobalAlloc for Watching {
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if ptr as usize == WATCHED.load(Ordering::SeqCst) {
-            if let Ok(mut state) = STATE.try_lock() {
-                if let Some(watch) = state.as_mut() {
-                    let block = unsafe { std::slice::from_raw_parts(ptr, layout.size()) };
-                    inspect(watch, block);
-                }
-            }
+        if ptr as usize == WATCHED.load(Ordering::SeqCst)
+            && let Ok(mut state) = STATE.try_lock()
+            && let Some(watch) = state.as_mut()
+        {
+            let block = unsafe { std::slice::from_raw_parts(ptr, layout.size()) };
+            inspect(watch, block);
         }
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -100,11 +101,12 @@ fn inspect(watch: &mut Watch, block: &[u8]) {
 /// needle (each must be in the block while the value lives) is gone, and at least `min_wiped`
 /// bytes went from non-zero to zero.
 #[track_caller]
-fn dropped_clean<T>(what: &str, value: T, needles: &[&[u8]], min_wiped: usize) -> usize {
+fn dropped_clean<T>(what: &str, value: T, needles: &[&[u8]], min_wiped: usize) {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let boxed = Box::new(value);
     let addr = &*boxed as *const T as usize;
-    // SAFETY: `boxed` is a live allocation of `size_of::<T>()` bytes at `addr`.
+    // SAFETY: `boxed` is a live allocation of `size_of::<T>()` bytes at `addr` (padding read
+    // as it is, as in `dealloc`).
     let snapshot =
         unsafe { std::slice::from_raw_parts(addr as *const u8, size_of::<T>()) }.to_vec();
     for needle in needles {
@@ -145,7 +147,6 @@ fn dropped_clean<T>(what: &str, value: T, needles: &[&[u8]], min_wiped: usize) -
         "{what}: {} bytes wiped, at least {min_wiped} expected",
         watch.wiped
     );
-    watch.wiped
 }
 
 fn nsk<K: Kem>() -> usize {
