@@ -161,6 +161,31 @@ fn hpke_vector(seeds: &mut Seeds, v: &Value) {
         add(seeds, "suite", s);
     }
 
+    // differential: raw ids in this vector's mode with its enc and first ciphertext tried as
+    // the arbitrary ones (flags 0x04, 0x08), ikmR, ikmS, info, psk, psk_id, aad, a zero
+    // generator seed, the first two exports, then its first plaintext as the messages.
+    let mut d = vec![0x80 | 0x0C | (mode & 3)];
+    for id in ids {
+        d.extend_from_slice(&(id as u16).to_be_bytes());
+    }
+    for key in ["ikmR", "ikmS", "info", "psk", "psk_id"] {
+        slice(&mut d, &get(key));
+    }
+    slice(&mut d, &aad);
+    d.extend_from_slice(&[0; 32]);
+    let exports = v.get("exports").and_then(Value::as_array);
+    for i in 0..2 {
+        let x = exports.and_then(|e| e.get(i));
+        slice(&mut d, &x.map(|x| get_in(x, "exporter_context")).unwrap_or_default());
+        let len = x.and_then(|x| x.get("L")).and_then(Value::as_u64).unwrap_or(32) as u16;
+        d.extend_from_slice(&len.to_be_bytes());
+    }
+    slice(&mut d, &enc);
+    slice(&mut d, &ct);
+    d.extend_from_slice(&[pt.len().min(255) as u8, 0]);
+    d.extend_from_slice(&pt);
+    add(seeds, "differential", d);
+
     // export: the exporter contexts and lengths of the vector, on each KDF the target has.
     if let Some(exports) = v.get("exports").and_then(Value::as_array) {
         let mut e = Vec::new();
@@ -264,7 +289,12 @@ fn main() {
         };
         walk(&mut seeds, &serde_json::from_str(&text).expect("json"));
     }
+    // With target names as arguments, only those corpora are written.
+    let only: Vec<String> = std::env::args().skip(1).collect();
     for (target, inputs) in &seeds {
+        if !only.is_empty() && !only.iter().any(|t| t == target) {
+            continue;
+        }
         let dir = root.join("corpus").join(target);
         std::fs::create_dir_all(&dir).expect("mkdir");
         for input in inputs {

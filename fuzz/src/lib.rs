@@ -2,6 +2,8 @@
 //! aborts and sanitizer reports are bugs; `Err` results (bad encodings, failed
 //! authentication, over-long requests) are the expected outcomes.
 
+#[cfg(feature = "differential")]
+pub mod differential;
 pub mod integrations;
 
 use std::any::{Any, TypeId};
@@ -418,7 +420,7 @@ pub fn export<F: Kdf, A: Aead>(data: &[u8]) {
 }
 
 /// Every `kem_id` the crate has, for `suite` to pick from.
-const KEM_IDS: [u16; 12] = [
+pub(crate) const KEM_IDS: [u16; 12] = [
     0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051, 0x647a,
 ];
 
