@@ -503,6 +503,10 @@ struct Peer {
     policy: Policy,
     /// Its sender consumes the seeded generator as typed-hpke's does (same `enc`).
     same_draws: bool,
+    /// It refuses an `enc` of the wrong length. hpke-rs on libcrux does not: it took a P-256
+    /// `enc` of 68 bytes (a valid point and three zeros) that RFC 9180 §7.1.1 makes invalid
+    /// (the first campaign's crash, kept in the corpus).
+    checks_enc_length: bool,
 }
 
 /// The implementations that have this suite and can be called in this mode.
@@ -515,6 +519,7 @@ fn peers(s: &Setup<'_>) -> Vec<Peer> {
         side: Box::new(Typed(suite)),
         policy: Policy::Rfc,
         same_draws: true,
+        checks_enc_length: true,
     }];
     // rust-hpke takes an empty psk with an empty psk_id in the PSK modes (RFC 9180 §5.1 refuses
     // them): it is left out of exactly that case.
@@ -524,6 +529,7 @@ fn peers(s: &Setup<'_>) -> Vec<Peer> {
             side,
             policy: Policy::Rfc,
             same_draws: pq,
+            checks_enc_length: true,
         });
     }
     let policy = if short_psk {
@@ -540,6 +546,7 @@ fn peers(s: &Setup<'_>) -> Vec<Peer> {
             }),
             policy,
             same_draws: false,
+            checks_enc_length: false,
         });
     }
     // secp256k1 has no peer on libcrux; hpke-rs's RustCrypto provider has it.
@@ -552,6 +559,7 @@ fn peers(s: &Setup<'_>) -> Vec<Peer> {
             }),
             policy,
             same_draws: false,
+            checks_enc_length: false,
         });
     }
     peers
@@ -747,10 +755,14 @@ pub fn differential(data: &[u8]) {
     }
 
     // An arbitrary enc: refused by every receiver, or accepted by every one with the same
-    // exported secrets.
+    // exported secrets. One of the wrong length is refused by every side that checks it.
     if let Some(enc) = odd_enc {
+        let wrong_length = enc.len() != suite.lengths().enc;
         let mut outcomes = Vec::new();
-        for p in peers.iter().filter(|p| expect_ok(p)) {
+        for p in peers
+            .iter()
+            .filter(|p| expect_ok(p) && (p.checks_enc_length || !wrong_length))
+        {
             let out = p.side.receiver(&s, enc, sk_r, pk_s).map(|ctx| {
                 exports
                     .iter()
@@ -758,6 +770,9 @@ pub fn differential(data: &[u8]) {
                     .collect::<Vec<_>>()
             });
             outcomes.push((name(p), out));
+        }
+        if wrong_length && let Some((name, out)) = outcomes.first() {
+            assert!(out.is_err(), "{name} took an enc of {} bytes", enc.len());
         }
         if let Some(((first, ours), rest)) = outcomes.split_first() {
             for (other, theirs) in rest {
