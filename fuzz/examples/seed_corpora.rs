@@ -176,8 +176,14 @@ fn hpke_vector(seeds: &mut Seeds, v: &Value) {
     let exports = v.get("exports").and_then(Value::as_array);
     for i in 0..2 {
         let x = exports.and_then(|e| e.get(i));
-        slice(&mut d, &x.map(|x| get_in(x, "exporter_context")).unwrap_or_default());
-        let len = x.and_then(|x| x.get("L")).and_then(Value::as_u64).unwrap_or(32) as u16;
+        slice(
+            &mut d,
+            &x.map(|x| get_in(x, "exporter_context")).unwrap_or_default(),
+        );
+        let len = x
+            .and_then(|x| x.get("L"))
+            .and_then(Value::as_u64)
+            .unwrap_or(32) as u16;
         d.extend_from_slice(&len.to_be_bytes());
     }
     slice(&mut d, &enc);

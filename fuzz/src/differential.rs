@@ -418,9 +418,7 @@ impl<C: hpke_rs_crypto::HpkeCrypto + hpke_rs_crypto::HpkeDefaultPrng + 'static> 
     }
 }
 
-impl<C: hpke_rs_crypto::HpkeCrypto + hpke_rs_crypto::HpkeDefaultPrng + 'static> Side
-    for HpkeRs<C>
-{
+impl<C: hpke_rs_crypto::HpkeCrypto + hpke_rs_crypto::HpkeDefaultPrng + 'static> Side for HpkeRs<C> {
     fn name(&self) -> &'static str {
         self.name
     }
@@ -702,7 +700,12 @@ pub fn differential(data: &[u8]) {
         for (p, theirs) in peers.iter().zip(&sent).skip(1) {
             if let (true, Some(theirs)) = (p.same_draws, theirs) {
                 assert_eq!(ours.enc, theirs.enc, "enc differs from {}'s", name(p));
-                assert_eq!(ours.cts, theirs.cts, "ciphertexts differ from {}'s", name(p));
+                assert_eq!(
+                    ours.cts,
+                    theirs.cts,
+                    "ciphertexts differ from {}'s",
+                    name(p)
+                );
             }
         }
     }

@@ -142,12 +142,80 @@ pub fn encapped_key<K: Kem>(data: &[u8]) {
     }
 }
 
-/// `derive_key_pair`: any ikm; a derived pair is consistent and round-trips.
+/// Lowercase hex, as the crate's `Debug` output writes bytes.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `derive_key_pair`: any ikm; a derived pair is consistent and round-trips. Then the rest of
+/// the key API on it: `Debug` shows the public bytes and never the secret ones; encapsulation
+/// to the pair, plain and through a `PreparedPublicKey`, decapsulates to the same secret;
+/// `generate` from a generator seeded by the ikm gives a consistent pair.
 pub fn derive_key_pair<K: Kem>(data: &[u8]) {
-    if let Ok((sk, pk)) = K::derive_key_pair(data) {
-        assert!(sk.public_key() == pk);
-        assert!(PrivateKey::<K>::from_bytes(&sk.to_bytes()).expect("re-parse") == sk);
-    }
+    derive_checked::<K>(data);
+}
+
+/// `derive_key_pair` for the DH-KEMs, adding `AuthEncap` from the derived key (plain and
+/// prepared) to a fixed recipient, which `AuthDecap` must match.
+pub fn derive_key_pair_auth<K: AuthKem>(data: &[u8])
+where
+    Keys<K>: Send + Sync,
+{
+    let Some((sk, pk)) = derive_checked::<K>(data) else {
+        return;
+    };
+    let k = keys::<K>();
+    let mut rng = typed_hpke::rand_core::UnwrapErr(Counter(seed_of(data) ^ 1));
+    let (ss, enc) = K::auth_encap(&mut rng, &k.pk_r, &sk).expect("auth_encap");
+    assert!(K::auth_decap(&enc, &k.sk_r, &pk).expect("auth_decap") == ss);
+    let prepared = typed_hpke::kem::PreparedPublicKey::new(&k.pk_r);
+    let (ss, enc) = prepared
+        .auth_encap(&mut rng, &sk)
+        .expect("prepared auth_encap");
+    assert!(K::auth_decap(&enc, &k.sk_r, &pk).expect("auth_decap") == ss);
+}
+
+/// A generator seed from the input, so that a run is reproducible from its input alone.
+fn seed_of(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn derive_checked<K: Kem>(data: &[u8]) -> Option<(PrivateKey<K>, PublicKey<K>)> {
+    let (sk, pk) = K::derive_key_pair(data).ok()?;
+    assert!(sk.public_key() == pk);
+    let bytes = sk.to_bytes();
+    assert!(PrivateKey::<K>::from_bytes(&bytes).expect("re-parse") == sk);
+    let shown = format!("{sk:?}");
+    assert!(
+        !shown.contains(&hex(&bytes)),
+        "Debug shows the private key: {shown}"
+    );
+    assert!(format!("{pk:?}").contains(&hex(pk.as_bytes())));
+
+    let mut rng = typed_hpke::rand_core::UnwrapErr(Counter(seed_of(data)));
+    let (ss, enc) = K::encap(&mut rng, &pk).expect("encap to a derived key");
+    assert!(K::decap(&enc, &sk).expect("decap") == ss);
+    let shown = format!("{ss:?}");
+    assert!(
+        !shown.contains(&hex(ss.as_bytes())),
+        "Debug shows the shared secret"
+    );
+    assert!(enc.clone() == enc);
+    assert!(format!("{enc:?}").contains(&hex(enc.as_bytes())));
+
+    let prepared = typed_hpke::kem::PreparedPublicKey::new(&pk);
+    assert!(prepared.public_key() == &pk);
+    assert!(prepared.clone() == prepared);
+    assert!(prepared.memory_size() >= core::mem::size_of_val(&prepared));
+    assert!(format!("{prepared:?}").contains(&hex(pk.as_bytes())));
+    let (ss, enc) = prepared.encap(&mut rng).expect("prepared encap");
+    assert!(K::decap(&enc, &sk).expect("decap") == ss);
+
+    let (sk_g, pk_g) = K::generate(&mut rng).expect("generate from a working generator");
+    assert!(sk_g.public_key() == pk_g);
+    Some((sk, pk))
 }
 
 /// `decap`: arbitrary encapsulated keys (cut or zero-padded to Nenc) against a fixed key.
@@ -273,12 +341,12 @@ where
         Hpke::<K, F, A>::setup_receiver_base(&enc, &k.sk_r, info).expect("receiver of a good enc");
     while !input.0.is_empty() {
         let op = input.byte();
-        match op % 4 {
+        match op % 6 {
             0 | 1 => {
                 let aad = input.slice();
                 let pt = input.slice();
                 let ct = sender.seal(aad, pt).expect("seal");
-                if op % 4 == 1 && !ct.is_empty() {
+                if op % 6 == 1 && !ct.is_empty() {
                     // Tampered: flip one bit chosen by the input; it must not open, and the
                     // receiver must still open the genuine message next.
                     let mut bad = ct.clone();
@@ -295,6 +363,38 @@ where
                 let (ra, rb) = (sender.export(ctx, &mut a), receiver.export(ctx, &mut b));
                 assert_eq!(ra, rb);
                 assert_eq!(a, b);
+            }
+            3 => {
+                // Detached tags, in place.
+                let aad = input.slice();
+                let pt = input.slice();
+                let mut buf = pt.to_vec();
+                let tag = sender
+                    .seal_in_place_detached(aad, &mut buf)
+                    .expect("seal detached");
+                receiver
+                    .open_in_place_detached(aad, &mut buf, &tag)
+                    .expect("open detached");
+                assert_eq!(buf, pt);
+            }
+            4 => {
+                // The message limit (RFC 9180 §5.2): at the last sequence number both sides
+                // refuse, and stay there.
+                let last = u64::MAX - u64::from(input.byte() % 2);
+                sender.set_sequence_number_for_testing_only(last);
+                receiver.set_sequence_number_for_testing_only(last);
+                let ct = sender.seal(b"", b"limit");
+                if last == u64::MAX {
+                    assert_eq!(ct, Err(Error::MessageLimitReached));
+                    // A ciphertext long enough to hold a tag (a shorter one is `Open` first).
+                    let any = [0u8; 32];
+                    assert_eq!(receiver.open(b"", &any), Err(Error::MessageLimitReached));
+                } else {
+                    let ct = ct.expect("the last message");
+                    assert_eq!(receiver.open(b"", &ct).expect("the last message"), b"limit");
+                    assert_eq!(sender.seal(b"", b""), Err(Error::MessageLimitReached));
+                }
+                return;
             }
             _ => {
                 // Into caller buffers of arbitrary size.
@@ -535,6 +635,106 @@ pub fn suite(data: &[u8]) {
         }
     }
     assert_eq!(s.sequence_number(), r.sequence_number());
+    runtime_contexts(&suite, s, r, aad, pt);
+    assert_eq!(enc.clone(), enc);
+    assert!(format!("{enc:?}").contains(&hex(enc.as_ref())));
+    runtime_keys_and_single_shot(&suite, u64::from(how), pk_r, info, aad, pt, export_len);
+}
+
+/// The rest of a runtime context pair's API: into caller buffers, detached tags in place, the
+/// message limit (RFC 9180 §5.2) and a `Debug` that shows no key.
+fn runtime_contexts(
+    suite: &typed_hpke::suite::Suite,
+    mut s: typed_hpke::suite::SenderContext,
+    mut r: typed_hpke::suite::ReceiverContext,
+    aad: &[u8],
+    pt: &[u8],
+) {
+    let _ = format!("{s:?}{r:?}{:?}", s.suite());
+    if !suite.supports_seal() {
+        assert_eq!(
+            s.seal_into(aad, pt, &mut []),
+            Err(Error::UnsupportedOperation)
+        );
+        assert_eq!(
+            r.open_into(aad, pt, &mut []),
+            Err(Error::UnsupportedOperation)
+        );
+        return;
+    }
+    let mut out = vec![0u8; pt.len() + suite.lengths().tag];
+    let n = s.seal_into(aad, pt, &mut out).expect("seal_into");
+    let mut back = vec![0u8; pt.len()];
+    assert_eq!(r.open_into(aad, &out[..n], &mut back), Ok(pt.len()));
+    assert_eq!(back, pt);
+    let mut buf = pt.to_vec();
+    let tag = s
+        .seal_in_place_detached(aad, &mut buf)
+        .expect("seal detached");
+    r.open_in_place_detached(aad, &mut buf, &tag)
+        .expect("open detached");
+    assert_eq!(buf, pt);
+    s.set_sequence_number_for_testing_only(u64::MAX);
+    r.set_sequence_number_for_testing_only(u64::MAX);
+    assert_eq!(s.seal(aad, pt), Err(Error::MessageLimitReached));
+    assert_eq!(r.open(aad, &out[..n]), Err(Error::MessageLimitReached));
+    assert_eq!(s.sequence_number(), u64::MAX);
+}
+
+/// Runtime keys from a seeded generator (prepared and not), then the single-shot functions
+/// and `seal_base_many` to them and to the fixed recipient.
+fn runtime_keys_and_single_shot(
+    suite: &typed_hpke::suite::Suite,
+    seed: u64,
+    pk_r: &typed_hpke::suite::PublicKey,
+    info: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    export_len: usize,
+) {
+    use typed_hpke::suite::{ReceiverMode, SenderMode};
+    let mut rng = typed_hpke::rand_core::UnwrapErr(Counter(seed << 8));
+    let (sk, mut pk) = suite
+        .generate_key_pair(&mut rng)
+        .expect("generate from a working generator");
+    assert!(sk.public_key() == pk && sk.kem_id() == suite.kem_id());
+    let shown = format!("{sk:?}");
+    assert!(
+        !shown.contains(&hex(&sk.to_bytes())),
+        "Debug shows the key: {shown}"
+    );
+    assert!(!pk.is_prepared());
+    let plain = pk.clone();
+    pk.prepare();
+    assert!(pk.is_prepared() && pk == plain);
+    assert!(format!("{pk:?}").contains(&hex(pk.as_ref())));
+
+    let (mut a, mut b) = (vec![0u8; export_len], vec![0u8; export_len]);
+    let sent = suite.send_export(&mut rng, &pk, info, aad, &mut a, SenderMode::Base);
+    if let Ok(enc) = &sent {
+        let got = suite.receive_export(enc, &sk, info, aad, &mut b, ReceiverMode::Base);
+        assert_eq!(got, Ok(()));
+        assert_eq!(a, b);
+    }
+    if !suite.supports_seal() {
+        let refused = suite.seal(&mut rng, &pk, info, aad, pt, SenderMode::Base);
+        assert_eq!(refused, Err(Error::UnsupportedOperation));
+        return;
+    }
+    for recipient in [&pk, &plain] {
+        let (enc, ct) = suite
+            .seal(&mut rng, recipient, info, aad, pt, SenderMode::Base)
+            .expect("single-shot seal");
+        let opened = suite.open(&enc, &sk, info, aad, &ct, ReceiverMode::Base);
+        assert_eq!(opened.expect("single-shot open"), pt);
+    }
+    let to = [pk.clone(), pk_r.clone()];
+    let sealed = suite
+        .seal_base_many(&mut rng, &to, info, aad, &[pt, aad])
+        .expect("seal_base_many");
+    let (enc, ct) = &sealed[0];
+    let opened = suite.open(enc, &sk, info, aad, ct, ReceiverMode::Base);
+    assert_eq!(opened.expect("open of seal_base_many"), pt);
 }
 
 /// The recipient key of a `prepared` input: parsed from its first `Npk` bytes (any 32 bytes are
