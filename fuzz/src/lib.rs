@@ -339,6 +339,7 @@ where
     };
     let mut receiver =
         Hpke::<K, F, A>::setup_receiver_base(&enc, &k.sk_r, info).expect("receiver of a good enc");
+    let _ = format!("{sender:?}{receiver:?}");
     while !input.0.is_empty() {
         let op = input.byte();
         match op % 6 {
@@ -728,7 +729,8 @@ fn runtime_keys_and_single_shot(
         let opened = suite.open(&enc, &sk, info, aad, &ct, ReceiverMode::Base);
         assert_eq!(opened.expect("single-shot open"), pt);
     }
-    let to = [pk.clone(), pk_r.clone()];
+    // By reference: `&[&PublicKey]` is what a caller holding its keys elsewhere passes.
+    let to = [&pk, pk_r];
     let sealed = suite
         .seal_base_many(&mut rng, &to, info, aad, &[pt, aad])
         .expect("seal_base_many");
