@@ -207,37 +207,31 @@ impl Side for Typed {
 
 struct RustHpke<K, F, A>(core::marker::PhantomData<(K, F, A)>);
 
-struct RustHpkeS<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead>(
-    hpke::aead::AeadCtxS<A, F, K>,
-);
-struct RustHpkeR<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead>(
-    hpke::aead::AeadCtxR<A, F, K>,
-);
-
-impl<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead> Context for RustHpkeS<K, F, A> {
-    fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Res<Vec<u8>> {
-        self.0.seal(pt, aad).map_err(err)
-    }
-    fn open(&mut self, _: &[u8], _: &[u8]) -> Res<Vec<u8>> {
-        Err("a sender does not open".into())
-    }
-    fn export(&self, ctx: &[u8], len: usize) -> Res<Vec<u8>> {
-        let mut out = vec![0u8; len];
-        self.0.export(ctx, &mut out).map_err(err)?;
-        Ok(out)
-    }
+enum RustHpkeContext<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead> {
+    S(hpke::aead::AeadCtxS<A, F, K>),
+    R(hpke::aead::AeadCtxR<A, F, K>),
 }
 
-impl<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead> Context for RustHpkeR<K, F, A> {
-    fn seal(&mut self, _: &[u8], _: &[u8]) -> Res<Vec<u8>> {
-        Err("a receiver does not seal".into())
+impl<K: hpke::Kem, F: hpke::kdf::Kdf, A: hpke::aead::Aead> Context for RustHpkeContext<K, F, A> {
+    fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Res<Vec<u8>> {
+        match self {
+            Self::S(s) => s.seal(pt, aad).map_err(err),
+            Self::R(_) => Err("a receiver does not seal".into()),
+        }
     }
     fn open(&mut self, aad: &[u8], ct: &[u8]) -> Res<Vec<u8>> {
-        self.0.open(ct, aad).map_err(err)
+        match self {
+            Self::R(r) => r.open(ct, aad).map_err(err),
+            Self::S(_) => Err("a sender does not open".into()),
+        }
     }
     fn export(&self, ctx: &[u8], len: usize) -> Res<Vec<u8>> {
         let mut out = vec![0u8; len];
-        self.0.export(ctx, &mut out).map_err(err)?;
+        match self {
+            Self::S(s) => s.export(ctx, &mut out),
+            Self::R(r) => r.export(ctx, &mut out),
+        }
+        .map_err(err)?;
         Ok(out)
     }
 }
@@ -283,7 +277,7 @@ where
         let mut rng = ChaCha20Rng::from_seed(seed);
         let (enc, ctx) =
             hpke::setup_sender_with_rng::<A, F, K>(&mode, &pk_r, s.info, &mut rng).map_err(err)?;
-        Ok((enc.to_bytes().to_vec(), Box::new(RustHpkeS(ctx))))
+        Ok((enc.to_bytes().to_vec(), Box::new(RustHpkeContext::S(ctx))))
     }
 
     fn receiver(
@@ -305,7 +299,7 @@ where
             Mode::AuthPsk => OpModeR::AuthPsk(pk_s()?, bundle()?),
         };
         let ctx = hpke::setup_receiver::<A, F, K>(&mode, &sk_r, &enc, s.info).map_err(err)?;
-        Ok(Box::new(RustHpkeR(ctx)))
+        Ok(Box::new(RustHpkeContext::R(ctx)))
     }
 }
 
