@@ -495,9 +495,10 @@ struct Peer {
     policy: Policy,
     /// Its sender consumes the seeded generator as typed-hpke's does (same `enc`).
     same_draws: bool,
-    /// It refuses an `enc` of the wrong length. hpke-rs on libcrux does not: it took a P-256
+    /// It refuses an `enc` of the wrong length. hpke-rs does not: on libcrux it took a P-256
     /// `enc` of 68 bytes (a valid point and three zeros) that RFC 9180 §7.1.1 makes invalid
-    /// (the first campaign's crash, kept in the corpus).
+    /// (the first campaign's crash, kept in the corpus); its RustCrypto provider parses
+    /// secp256k1 points with k256's `from_sec1_bytes`, which takes the 33-byte compressed form.
     checks_enc_length: bool,
 }
 
@@ -584,7 +585,7 @@ struct Sent {
 }
 
 /// Ok or Err, with the values when Ok, for comparing outcomes across sides.
-fn ok<T: PartialEq + core::fmt::Debug>(r: &Res<T>) -> Option<&T> {
+fn ok<T>(r: &Res<T>) -> Option<&T> {
     r.as_ref().ok()
 }
 
@@ -621,12 +622,10 @@ pub fn differential(data: &[u8]) {
         psk_id: input.slice(),
     };
     let aad = input.slice();
+    // Zero-padded when the input ends first.
     let mut seed = [0u8; 32];
-    seed.copy_from_slice(&{
-        let mut b = input.take(32).to_vec();
-        b.resize(32, 0);
-        b
-    });
+    let given = input.take(32);
+    seed[..given.len()].copy_from_slice(given);
     let exports: Vec<(&[u8], usize)> = (0..2)
         .map(|_| (input.slice(), usize::from(input.u16())))
         .collect();
