@@ -212,7 +212,9 @@ impl<K: Kem> PrivateKey<K> {
     }
 
     /// `SerializePrivateKey(skX)` (RFC 9180 §7.1.2): `Nsk` bytes, wiped when dropped.
-    /// X25519 and X448 keys come out clamped, as §7.1.2 requires.
+    /// X25519 and X448 keys come out as the bytes they were made from (parsed, derived or
+    /// drawn), unclamped, as draft-ietf-hpke-hpke §7.1.2 and Go's `crypto/hpke` have it; RFC
+    /// 9180 clamped them here. Either form is the same key: X25519 and X448 clamp inside.
     pub fn to_bytes(&self) -> Zeroizing<Array<u8, K::NSk>> {
         K::Engine::sk_to_bytes(&self.sk)
     }

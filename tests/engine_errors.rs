@@ -173,9 +173,10 @@ fn p521() {
     weierstrass_scalars::<DhKemP521HkdfSha512>(&P521);
 }
 
-/// X25519: any 32 bytes are a private key (clamped on the way in) and a public key; the eight
-/// points whose DH output is all zeros, in canonical and non-canonical forms, are `Encap` and
-/// `Decap` errors; a non-canonical u (p + 9) and u with the top bit set are accepted.
+/// X25519: any 32 bytes are a private key, kept as given (draft-ietf-hpke-hpke §7.1.2) and the
+/// same key as its clamped form (RFC 7748 §5 clamps inside), and any 32 bytes are a public key;
+/// the eight points whose DH output is all zeros, in canonical and non-canonical forms, are
+/// `Encap` and `Decap` errors; a non-canonical u (p + 9) and u with the top bit set are accepted.
 #[test]
 fn x25519() {
     type K = DhKemX25519HkdfSha256;
@@ -189,10 +190,13 @@ fn x25519() {
         }),
     ] {
         let sk = PrivateKey::<K>::from_bytes(&bytes).unwrap();
+        assert_eq!(&sk.to_bytes()[..], &bytes[..], "private key {what}");
         let mut clamped = bytes;
         clamped[0] &= 248;
         clamped[31] = (clamped[31] & 127) | 64;
-        assert_eq!(&sk.to_bytes()[..], &clamped[..], "private key {what}");
+        let clamped = PrivateKey::<K>::from_bytes(&clamped).unwrap();
+        assert_eq!(clamped.public_key(), sk.public_key(), "public key {what}");
+        assert_ne!(clamped, sk, "private keys are their bytes: {what}");
     }
     for len in [0, 31, 33] {
         assert_eq!(

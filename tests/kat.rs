@@ -32,6 +32,8 @@ enum Quirks {
     NonceOffByOne,
     /// Auth vectors print skSm/pkSm as copies of skRm/pkRm; the rest is right from ikmS.
     SenderKeysCopied,
+    /// The X448 vector prints `skRm` clamped, not as `DeriveKeyPair` gives it.
+    X448SkPrintedClamped,
 }
 
 type Check = Result<(), String>;
@@ -48,45 +50,52 @@ fn ok<T>(r: Result<T, Error>, what: &str) -> Result<T, String> {
     r.map_err(|e| format!("{what}: {e:?}"))
 }
 
-/// RFC 9180 §7.1.2: X25519 / X448 private keys are clamped on (de)serialization; the RFC
-/// vectors print them unclamped (README, item 7), so compare after clamping.
-fn normalize_sk(kem_id: u16, sk: &[u8]) -> Vec<u8> {
+/// RFC 7748 §5 clamping of an X448 scalar: what the draft-04 file prints as its X448 `skRm`
+/// (`test-vectors/README.md`).
+fn clamp_x448(sk: &[u8]) -> Vec<u8> {
     let mut sk = sk.to_vec();
-    match kem_id {
-        0x0020 => {
-            sk[0] &= 248;
-            sk[31] &= 127;
-            sk[31] |= 64;
-        }
-        0x0021 => {
-            sk[0] &= 252;
-            sk[55] |= 128;
-        }
-        _ => {}
-    }
+    sk[0] &= 252;
+    sk[55] |= 128;
     sk
 }
 
 /// `DeriveKeyPair(ikm)` must give the printed key pair, and the printed keys must deserialize
-/// to the same pair.
+/// to the same pair and serialize back to the printed bytes. Private keys serialize as given
+/// (draft-ietf-hpke-hpke §7.1.2), so X25519 and X448 keys compare byte for byte: the RFC
+/// vectors print them unclamped, as `DeriveKeyPair` gives them. The one exception is the
+/// documented defect of `quirks`: an X448 key printed clamped.
 fn check_key_pair<K: Kem>(
     ikm: &[u8],
     sk_m: &[u8],
     pk_m: &[u8],
     who: &str,
+    quirks: Quirks,
 ) -> Result<(PrivateKey<K>, PublicKey<K>), String> {
     let (sk, pk) = ok(K::derive_key_pair(ikm), &format!("DeriveKeyPair({who})"))?;
-    ensure(
-        sk.to_bytes().as_slice() == normalize_sk(K::ID, sk_m),
-        &format!("sk{who}m"),
-    )?;
+    let printed_clamped = quirks == Quirks::X448SkPrintedClamped && K::ID == 0x0021;
+    if printed_clamped {
+        ensure(
+            clamp_x448(sk_m) == sk_m && clamp_x448(&sk.to_bytes()) == sk_m,
+            &format!("sk{who}m (printed clamped)"),
+        )?;
+    } else {
+        ensure(sk.to_bytes().as_slice() == sk_m, &format!("sk{who}m"))?;
+    }
     ensure(pk.as_bytes() == pk_m, &format!("pk{who}m"))?;
     ensure(sk.public_key() == pk, &format!("pk(sk{who})"))?;
     let parsed_sk = ok(
         PrivateKey::<K>::from_bytes(sk_m),
         &format!("DeserializePrivateKey(sk{who}m)"),
     )?;
-    ensure(parsed_sk == sk, &format!("DeserializePrivateKey(sk{who}m)"))?;
+    // A clamped print is the same key in other bytes: equal public keys, unequal bytes.
+    ensure(
+        parsed_sk == sk || printed_clamped,
+        &format!("DeserializePrivateKey(sk{who}m)"),
+    )?;
+    ensure(
+        parsed_sk.to_bytes().as_slice() == sk_m,
+        &format!("SerializePrivateKey(DeserializePrivateKey(sk{who}m))"),
+    )?;
     ensure(
         parsed_sk.public_key() == pk,
         &format!("pk(DeserializePrivateKey(sk{who}m))"),
@@ -322,9 +331,9 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
         }
         ensure(suite_id.0 == expected, "suite_id field")?;
     }
-    let (sk_r, pk_r) = check_key_pair::<K>(&v.ikm_r, &v.sk_rm, &v.pk_rm, "R")?;
+    let (sk_r, pk_r) = check_key_pair::<K>(&v.ikm_r, &v.sk_rm, &v.pk_rm, "R", quirks)?;
     if let (Some(sk_em), Some(pk_em)) = (&v.sk_em, &v.pk_em) {
-        check_key_pair::<K>(&v.ikm_e, sk_em, pk_em, "E")?;
+        check_key_pair::<K>(&v.ikm_e, sk_em, pk_em, "E", quirks)?;
     }
     if let Some(pk_em) = &v.pk_em {
         ensure(v.enc.0 == pk_em.0, "enc = SerializePublicKey(pkE)")?;
@@ -344,7 +353,7 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
                 let (sk_s, pk_s) = ok(K::derive_key_pair(ikm_s), "DeriveKeyPair(S)")?;
                 Some((sk_s, pk_s))
             } else {
-                Some(check_key_pair::<K>(ikm_s, sk_sm, pk_sm, "S")?)
+                Some(check_key_pair::<K>(ikm_s, sk_sm, pk_sm, "S", quirks)?)
             }
         }
         (None, 0 | 1) => None,
@@ -674,14 +683,21 @@ fn hpke_hpke_edge_cases() {
 
 #[test]
 fn hpke_pq_draft04() {
-    let vectors = run_file("hpke-pq-draft04-test-vectors.json", 13, Quirks::None);
-    // The file's documented defect: its X448 skRm is printed clamped, unlike the RFC files.
-    // Comparing after clamping both sides, as check_key_pair does, covers both.
+    let vectors = run_file(
+        "hpke-pq-draft04-test-vectors.json",
+        13,
+        Quirks::X448SkPrintedClamped,
+    );
+    // The file's documented defect: its X448 skRm is printed clamped, unlike the RFC files and
+    // unlike what DeriveKeyPair gives (check_key_pair compares that one key after clamping).
+    // The defect is there: the printed key is clamped and not what DeriveKeyPair gives.
     let x448 = vectors
         .iter()
         .find(|v| v.kem_id == 0x0021)
         .expect("an X448 vector");
-    assert_eq!(x448.sk_rm.0, normalize_sk(0x0021, &x448.sk_rm));
+    assert_eq!(x448.sk_rm.0, clamp_x448(&x448.sk_rm));
+    let (derived, _) = DhKemX448HkdfSha512::derive_key_pair(&x448.ikm_r).unwrap();
+    assert_ne!(&derived.to_bytes()[..], &x448.sk_rm[..]);
     let mut kems: Vec<u16> = vectors.iter().map(|v| v.kem_id).collect();
     kems.sort_unstable();
     kems.dedup();

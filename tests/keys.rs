@@ -2,6 +2,7 @@
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512,
     DhKemX25519HkdfSha256, Kem, MlKem768, MlKem1024P384, XWing,
@@ -225,7 +226,7 @@ fn a_stuck_generator_is_an_error_not_a_hang() {
     run::<DhKemP521HkdfSha512>();
     run::<DhKemSecp256k1HkdfSha256>();
 
-    // Where every string is a key (clamped X25519 and X448, X-Wing's X25519 half) or the
+    // Where every string is a key (X25519 and X448, X-Wing's X25519 half) or the
     // generator's bytes are hashed first (ML-KEM), the same generators still give keys. The
     // NIST hybrids hash the key generation seed, but draw the ephemeral scalar's candidates
     // straight from the generator (draft-irtf-cfrg-hybrid-kems, RandomScalar), so their
@@ -244,4 +245,56 @@ fn a_stuck_generator_is_an_error_not_a_hang() {
     works::<XWing>(Ok(()));
     works::<typed_hpke::kem::MlKem768P256>(Err(Error::Encap));
     works::<MlKem1024P384>(Err(Error::Encap));
+}
+
+/// X25519 and X448 private keys serialize as the bytes they were made from, typed and runtime
+/// (draft-ietf-hpke-hpke §7.1.2; RFC 9180 clamped them), and are the same key as their clamped
+/// form: one public key, one shared secret.
+#[test]
+fn x25519_and_x448_private_keys_serialize_as_given() {
+    fn run<K: Kem>(clamp: fn(&mut [u8])) {
+        let mut rng = ChaCha20Rng::seed_from_u64(0xc1a3);
+        let suite = typed_hpke::suite::Suite::new(K::ID, 0x0001, 0x0001).unwrap();
+        let mut drawn = vec![0u8; K::NSk::USIZE];
+        rand_chacha::rand_core::Rng::fill_bytes(&mut rng, &mut drawn);
+        for bytes in [vec![0xff; K::NSk::USIZE], vec![0; K::NSk::USIZE], drawn] {
+            let sk = PrivateKey::<K>::from_bytes(&bytes).unwrap();
+            assert_eq!(&sk.to_bytes()[..], &bytes[..]);
+            let runtime = suite.private_key_from_bytes(&bytes).unwrap();
+            assert_eq!(&runtime.to_bytes()[..], &bytes[..]);
+            assert_eq!(
+                &typed_hpke::suite::PrivateKey::from(sk.clone()).to_bytes()[..],
+                &bytes[..]
+            );
+
+            let mut clamped = bytes.clone();
+            clamp(&mut clamped);
+            assert_ne!(clamped, bytes);
+            let clamped = PrivateKey::<K>::from_bytes(&clamped).unwrap();
+            let pk = sk.public_key();
+            assert_eq!(clamped.public_key(), pk);
+            let (ss, enc) = K::encap(&mut rng, &pk).unwrap();
+            assert_eq!(K::decap(&enc, &sk).unwrap(), ss);
+            assert_eq!(K::decap(&enc, &clamped).unwrap(), ss);
+        }
+        // DeriveKeyPair's key is the expanded bytes as they are; the odds that 32 or 56
+        // random bytes are already clamped are 1 in 8 and 1 in 4, so a few IKMs show it.
+        let unclamped = (0u8..16)
+            .filter(|&i| {
+                let (sk, _) = K::derive_key_pair(&[i; 32]).unwrap();
+                let mut c = sk.to_bytes().to_vec();
+                clamp(&mut c);
+                c != sk.to_bytes()[..]
+            })
+            .count();
+        assert!(unclamped > 0);
+    }
+    run::<DhKemX25519HkdfSha256>(|k| {
+        k[0] &= 248;
+        k[31] = (k[31] & 127) | 64;
+    });
+    run::<DhKemX448HkdfSha512>(|k| {
+        k[0] &= 252;
+        k[55] |= 128;
+    });
 }

@@ -2,7 +2,7 @@
 //!
 //! With the feature on, X25519, P-256, P-384 and P-521 key generation and `DH` run on aws-lc-rs.
 //! What makes the KEM correct stays in this crate and does not lean on aws-lc: the scalars are
-//! drawn, derived (RFC 9180 §7.1.3, rejection sampling included), clamped and range-checked here
+//! drawn, derived (RFC 9180 §7.1.3, rejection sampling included) and range-checked here
 //! and then imported; public keys are validated here before aws-lc parses them (§7.1.1 encoding,
 //! §7.1.4 validation); the X25519 all-zero check (§7.1.4) is made here on aws-lc's output. Every
 //! error is therefore the one the pure-Rust engine gives for the same input
@@ -23,8 +23,9 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::Error;
 
-/// A secret scalar: its bytes (the serialized private key: clamped for X25519, big-endian and
-/// in `[1, n)` for the NIST curves) and the same scalar imported into aws-lc-rs.
+/// A secret scalar: its bytes (the serialized private key: as given for X25519, which aws-lc
+/// clamps inside; big-endian and in `[1, n)` for the NIST curves) and the same scalar imported
+/// into aws-lc-rs.
 #[doc(hidden)]
 pub struct Scalar<N: ArraySize> {
     bytes: Zeroizing<Array<u8, N>>,
@@ -60,7 +61,7 @@ impl<N: ArraySize> Zeroize for Scalar<N> {
 }
 
 impl<N: ArraySize> Scalar<N> {
-    /// Imports `bytes`, a scalar the caller has already checked (clamped, or in `[1, n)`).
+    /// Imports `bytes`, a scalar the caller has already checked (any X25519 string, or in `[1, n)`).
     pub(crate) fn import(alg: &'static Algorithm, bytes: Zeroizing<Array<u8, N>>) -> Self {
         // aws-lc-rs refuses only a wrong length or a scalar outside [1, n), both excluded by
         // the caller; what remains is aws-lc failing to allocate, where Rust's own allocator

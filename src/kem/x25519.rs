@@ -51,12 +51,12 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
     }
 }
 
-/// RFC 7748 §5 clamping, which RFC 9180 §7.1.2 applies on (de)serialization.
-/// The scalar is held in a wiped buffer; the one copy kept is the key itself.
-fn clamped(mut k: Zeroizing<[u8; 32]>) -> Scalar {
-    k[0] &= 248;
-    k[31] &= 127;
-    k[31] |= 64;
+/// A private key as its 32 bytes, as given. RFC 7748 §5 clamps the scalar inside the X25519
+/// function, and every multiplication here clamps (dalek's `*_clamped`, `x25519`, aws-lc's
+/// X25519), so the key is stored unclamped and serializes as the bytes it was made from
+/// (draft-ietf-hpke-hpke §7.1.2, where RFC 9180 §7.1.2 clamped on (de)serialization; the DH
+/// results are the same). The bytes are moved out of the wiped buffer once, into the key.
+fn as_given(k: Zeroizing<[u8; 32]>) -> Scalar {
     engine::scalar(k)
 }
 
@@ -179,27 +179,27 @@ impl DhEngine<X25519> for X25519 {
     runtime_keys!(DhKem<X25519>, X25519);
 
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<Scalar> {
-        // Every clamped string is a valid key (§7.1.3): never `None`.
+        // Every 32-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
-        Some(clamped(k))
+        Some(as_given(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(clamped(Zeroizing::new(sk.0)))
+        Ok(as_given(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<Scalar, Error> {
-        // DeserializePrivateKey MUST clamp its input (§7.1.2).
-        Ok(clamped(Zeroizing::new(
+        // Any 32 bytes are a key, kept as given; the multiplications clamp.
+        Ok(as_given(Zeroizing::new(
             <[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
         )))
     }
 
     fn scalar_to_bytes(sk: &Scalar) -> Zeroizing<Array<u8, U32>> {
-        // Stored clamped, so SerializePrivateKey's clamping is already done (§7.1.2).
+        // The bytes the key was made from (draft-ietf-hpke-hpke §7.1.2).
         Zeroizing::new(Array(*engine::scalar_bytes(sk)))
     }
 
@@ -252,9 +252,10 @@ impl DhEngine<X25519> for X25519 {
     ) -> Choice {
         #[cfg(feature = "alloc")]
         if let Some(table) = table {
-            // [k]P for the clamped k taken whole (below 2^255, not reduced mod the group
-            // order), so a small-order component of P is multiplied as the ladder multiplies
-            // it; the table's lookups are constant time. Product and output are wiped.
+            // [k]P for k clamped (RFC 7748 §5) and taken whole (below 2^255, not reduced mod
+            // the group order), so a small-order component of P is multiplied as the ladder
+            // multiplies it; the table's lookups are constant time. Product and output are
+            // wiped.
             let product = Zeroizing::new(table.mul_base_clamped(*engine::scalar_bytes(sk)));
             let u = Zeroizing::new(product.to_montgomery().to_bytes());
             out.copy_from_slice(&u[..]);

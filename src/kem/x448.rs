@@ -21,11 +21,11 @@ pub type DhKemX448HkdfSha512 = DhKem<X448>;
 
 impl crate::sealed::Sealed for X448 {}
 
-/// RFC 7748 §5 clamping for X448, which RFC 9180 §7.1.2 applies on (de)serialization.
-/// The scalar is held in a wiped buffer; the one copy returned is the key itself.
-fn clamped(mut k: Zeroizing<[u8; 56]>) -> [u8; 56] {
-    k[0] &= 252;
-    k[55] |= 128;
+/// A private key as its 56 bytes, as given: `x448_unchecked` clamps the scalar inside (RFC 7748
+/// §5), so the key serializes as the bytes it was made from (draft-ietf-hpke-hpke §7.1.2, where
+/// RFC 9180 §7.1.2 clamped on (de)serialization; the DH results are the same). The bytes are
+/// moved out of the wiped buffer once, into the key.
+fn as_given(k: Zeroizing<[u8; 56]>) -> [u8; 56] {
     *k
 }
 
@@ -47,25 +47,27 @@ impl DhEngine<X448> for X448 {
     runtime_keys!(DhKem<X448>, X448);
 
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<[u8; 56]> {
-        // Every clamped string is a valid key (§7.1.3): never `None`.
+        // Every 56-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 56]);
         rng.fill_bytes(&mut k[..]);
-        Some(clamped(k))
+        Some(as_given(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(clamped(Zeroizing::new(sk.0)))
+        Ok(as_given(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
-        Ok(clamped(Zeroizing::new(
+        // Any 56 bytes are a key, kept as given; the ladder clamps.
+        Ok(as_given(Zeroizing::new(
             <[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
         )))
     }
 
     fn scalar_to_bytes(sk: &[u8; 56]) -> Zeroizing<Array<u8, U56>> {
+        // The bytes the key was made from (draft-ietf-hpke-hpke §7.1.2).
         Zeroizing::new(Array(*sk))
     }
 
