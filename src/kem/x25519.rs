@@ -51,14 +51,10 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
     }
 }
 
-/// A private key as its 32 bytes, as given. RFC 7748 §5 clamps the scalar inside the X25519
-/// function, and every multiplication here clamps (dalek's `*_clamped`, `x25519`, aws-lc's
-/// X25519), so the key is stored unclamped and serializes as the bytes it was made from
-/// (draft-ietf-hpke-hpke §7.1.2, where RFC 9180 §7.1.2 clamped on (de)serialization; the DH
-/// results are the same). The bytes are moved out of the wiped buffer once, into the key.
-fn as_given(k: Zeroizing<[u8; 32]>) -> Scalar {
-    engine::scalar(k)
-}
+// A private key is kept as its 32 bytes, as given: RFC 7748 §5 clamps the scalar inside the
+// X25519 function, and every multiplication here clamps (dalek's `*_clamped`, `x25519`,
+// aws-lc's X25519), so the key serializes as the bytes it was made from (draft-ietf-hpke-hpke
+// §7.1.2, where RFC 9180 §7.1.2 clamped on (de)serialization; the DH results are the same).
 
 /// The engine's scalar and point, and the two operations that differ between engines.
 type Scalar = <X25519 as DhGroup>::Scalar;
@@ -182,18 +178,18 @@ impl DhEngine<X25519> for X25519 {
         // Every 32-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
-        Some(as_given(k))
+        Some(engine::scalar(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(as_given(Zeroizing::new(sk.0)))
+        Ok(engine::scalar(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<Scalar, Error> {
         // Any 32 bytes are a key, kept as given; the multiplications clamp.
-        Ok(as_given(Zeroizing::new(
+        Ok(engine::scalar(Zeroizing::new(
             <[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
         )))
     }

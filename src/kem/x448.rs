@@ -21,13 +21,10 @@ pub type DhKemX448HkdfSha512 = DhKem<X448>;
 
 impl crate::sealed::Sealed for X448 {}
 
-/// A private key as its 56 bytes, as given: `x448_unchecked` clamps the scalar inside (RFC 7748
-/// §5), so the key serializes as the bytes it was made from (draft-ietf-hpke-hpke §7.1.2, where
-/// RFC 9180 §7.1.2 clamped on (de)serialization; the DH results are the same). The bytes are
-/// moved out of the wiped buffer once, into the key.
-fn as_given(k: Zeroizing<[u8; 56]>) -> [u8; 56] {
-    *k
-}
+// A private key is kept as its 56 bytes, as given: `x448_unchecked` clamps the scalar inside
+// (RFC 7748 §5), so the key serializes as the bytes it was made from (draft-ietf-hpke-hpke
+// §7.1.2, where RFC 9180 §7.1.2 clamped on (de)serialization; the DH results are the same).
+// The bytes are moved out of their wiped buffer once, into the key.
 
 impl DhGroup for X448 {
     const KEM_ID: u16 = 0x0021;
@@ -50,20 +47,18 @@ impl DhEngine<X448> for X448 {
         // Every 56-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 56]);
         rng.fill_bytes(&mut k[..]);
-        Some(as_given(k))
+        Some(*k)
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(as_given(Zeroizing::new(sk.0)))
+        Ok(sk.0)
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<[u8; 56], Error> {
         // Any 56 bytes are a key, kept as given; the ladder clamps.
-        Ok(as_given(Zeroizing::new(
-            <[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
-        )))
+        <[u8; 56]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)
     }
 
     fn scalar_to_bytes(sk: &[u8; 56]) -> Zeroizing<Array<u8, U56>> {
