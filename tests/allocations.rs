@@ -413,3 +413,63 @@ fn runtime_contexts_and_keys() {
     runtime(0x647a, 0x0001, 0x0001); // X-Wing
     runtime(0x0051, 0x0002, 0xffff); // MLKEM1024-P384, ExportOnly
 }
+
+/// The NIST ephemeral key from [`typed_hpke::OsRng`]: with `aws-lc-rs` aws-lc makes it itself
+/// and hands its bytes back in one `Vec` of aws-lc-rs's (wiped on drop), one allocation more than
+/// a drawn scalar's import; without the feature the path is the drawn one and allocates nothing.
+/// Counted exactly, not bounded: a bound would not tell the two paths apart.
+#[test]
+fn nist_keys_from_os_rng() {
+    type H = Hpke<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>;
+    let (sk, pk) = DhKemP256HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
+    let count = |f: &mut dyn FnMut()| {
+        let before = ALLOCATIONS.with(Cell::get);
+        f();
+        ALLOCATIONS.with(Cell::get) - before
+    };
+    let mut drawn = rng();
+    let mut os = typed_hpke::OsRng::default();
+    let mut enc = None;
+    // The first DH with `pk` parses it into aws-lc's form once; count the calls after it.
+    H::setup_sender_base(&mut drawn, &pk, INFO).unwrap();
+    let seeded = count(&mut || {
+        H::setup_sender_base(&mut drawn, &pk, INFO).unwrap();
+    });
+    let from_os = count(&mut || {
+        enc = Some(H::setup_sender_base(&mut os, &pk, INFO).unwrap().0);
+    });
+    assert!(seeded <= kem_step(DhKemP256HkdfSha256::ID, 1));
+    assert_eq!(from_os, seeded + usize::from(cfg!(feature = "aws-lc-rs")));
+    let generated = count(&mut || {
+        DhKemP256HkdfSha256::generate(&mut os).unwrap();
+    });
+    assert_eq!(
+        generated,
+        usize::from(cfg!(feature = "aws-lc-rs")),
+        "generate with OsRng"
+    );
+    H::setup_receiver_base(&enc.unwrap(), &sk, INFO).unwrap();
+
+    // The runtime API hands the generator down by its type, so the same holds there.
+    use typed_hpke::suite::{SenderMode, Suite};
+    let suite = Suite::of::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>();
+    let pk = suite.public_key_from_bytes(&pk.to_bytes()).unwrap();
+    suite
+        .setup_sender(&mut drawn, &pk, INFO, SenderMode::Base)
+        .unwrap();
+    let seeded = count(&mut || {
+        suite
+            .setup_sender(&mut drawn, &pk, INFO, SenderMode::Base)
+            .unwrap();
+    });
+    let from_os = count(&mut || {
+        suite
+            .setup_sender(&mut os, &pk, INFO, SenderMode::Base)
+            .unwrap();
+    });
+    assert_eq!(
+        from_os,
+        seeded + usize::from(cfg!(feature = "aws-lc-rs")),
+        "runtime"
+    );
+}

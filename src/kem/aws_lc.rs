@@ -3,7 +3,8 @@
 //! With the feature on, X25519, P-256, P-384 and P-521 key generation and `DH` run on aws-lc-rs.
 //! What makes the KEM correct stays in this crate and does not lean on aws-lc: the scalars are
 //! drawn, derived (RFC 9180 §7.1.3, rejection sampling included) and range-checked here
-//! and then imported; public keys are validated here before aws-lc parses them (§7.1.1 encoding,
+//! and then imported (one exception: given [`crate::OsRng`], a NIST scalar is made by aws-lc's
+//! own key generation and then range-checked here, see [`is_os_rng`]); public keys are validated here before aws-lc parses them (§7.1.1 encoding,
 //! §7.1.4 validation); the X25519 all-zero check (§7.1.4) is made here on aws-lc's output. Every
 //! error is therefore the one the pure-Rust engine gives for the same input
 //! (`tests/engine_errors.rs` pins that under both engines).
@@ -191,6 +192,56 @@ impl<M: ArraySize> Point<M> {
     }
 }
 
+/// Whether an `rng` argument of type `R` is [`crate::OsRng`], the operating system's generator.
+/// For it the NIST curves make a fresh scalar with aws-lc's own key generation
+/// ([`generate_in_range`]) instead of drawing one from `rng` and importing it
+/// ([`import_in_range`]): aws-lc's generator is seeded from the operating system as well, and the
+/// import costs a second base-point multiplication (aws-lc-rs runs aws-lc's pairwise check on
+/// every imported key), so a sender setup is about a third faster. Any other generator, seeded
+/// ones in particular, keeps the drawn-and-imported path, so what it produces is the same under
+/// both engines.
+///
+/// The type is recognised by its name: `R` need not be `'static`, so `TypeId` is out of reach.
+/// Both names are the compiler's, fixed for the build, and two types share a name only if they
+/// are the same path in two versions of a crate: another version's `UnwrapErr<SysRng>`, which
+/// is the operating system's generator too.
+#[cfg(all(feature = "nist", feature = "getrandom"))]
+pub(crate) fn is_os_rng<R: ?Sized>() -> bool {
+    core::any::type_name::<R>() == core::any::type_name::<crate::OsRng>()
+}
+
+/// Without the `getrandom` feature there is no [`crate::OsRng`]: every scalar is drawn.
+#[cfg(all(feature = "nist", not(feature = "getrandom")))]
+pub(crate) fn is_os_rng<R: ?Sized>() -> bool {
+    false
+}
+
+/// A fresh NIST scalar from aws-lc's own key generation (`PrivateKey::generate`: one base-point
+/// multiplication, no pairwise check), for [`crate::OsRng`] only (see [`is_os_rng`]). Its bytes
+/// are read back from aws-lc (a buffer aws-lc-rs wipes on drop) into the scalar's wiped buffer
+/// and pass the same range check as every drawn or derived scalar, so nothing this crate hands
+/// out rests on aws-lc alone. `None` if aws-lc fails, which it does only when it cannot allocate.
+#[cfg(feature = "nist")]
+pub(crate) fn generate_in_range<C: elliptic_curve::CurveArithmetic>(
+    alg: &'static Algorithm,
+) -> Option<Scalar<elliptic_curve::FieldBytesSize<C>>> {
+    use aws_lc_rs::encoding::{AsBigEndian, EcPrivateKeyBin};
+
+    let key = PrivateKey::generate(alg).ok()?;
+    let exported: EcPrivateKeyBin<'static> = key.as_be_bytes().ok()?;
+    let mut bytes = Zeroizing::new(elliptic_curve::FieldBytes::<C>::default());
+    if exported.as_ref().len() != bytes.len() {
+        return None;
+    }
+    bytes.copy_from_slice(exported.as_ref());
+    drop(exported);
+    let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
+    crate::declassify::scalar_in_range(in_range).then(|| Scalar {
+        bytes,
+        key: Some(key),
+    })
+}
+
 /// A NIST scalar from `bytes` if they are in `[1, n)`: the range check is RustCrypto's, in
 /// constant time, the one the pure-Rust engine makes; only a scalar in range reaches aws-lc.
 #[cfg(feature = "nist")]
@@ -201,4 +252,25 @@ pub(crate) fn import_in_range<C: elliptic_curve::CurveArithmetic>(
     let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
     crate::declassify::scalar_in_range(in_range)
         .then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
+}
+
+#[cfg(all(test, feature = "nist", feature = "getrandom"))]
+mod tests {
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::CryptoRng;
+
+    use super::is_os_rng;
+    use crate::OsRng;
+
+    /// Only the operating system's generator, by its own type, lets aws-lc draw: a seeded
+    /// generator, a reference to one, a `dyn` generator and a wrapper are drawn from.
+    #[test]
+    fn only_os_rng_lets_aws_lc_draw() {
+        assert!(is_os_rng::<OsRng>());
+        assert!(is_os_rng::<rand_core::UnwrapErr<getrandom::SysRng>>());
+        assert!(!is_os_rng::<ChaCha20Rng>());
+        assert!(!is_os_rng::<&mut OsRng>());
+        assert!(!is_os_rng::<dyn CryptoRng>());
+        assert!(!is_os_rng::<crate::rng::XofRng>());
+    }
 }

@@ -26,7 +26,8 @@ macro_rules! engine {
 /// The group on aws-lc-rs: its scalar and point hold the bytes beside aws-lc's key and parsed
 /// point. The candidates are drawn, derived and range-checked by the same functions as the
 /// pure-Rust engine's, with RustCrypto's constant-time check against the group order, and only
-/// then imported; points are checked for the uncompressed encoding here before aws-lc checks
+/// then imported (except that for [`crate::OsRng`] aws-lc generates the key, which is then
+/// range-checked the same way: `aws_lc::is_os_rng`); points are checked for the uncompressed encoding here before aws-lc checks
 /// that they lie on the curve. There is no prepared table: on these curves aws-lc's variable-base
 /// multiplication is faster than this crate's table over RustCrypto arithmetic (measured: about
 /// 45 us against 70 us on P-256), so a prepared key multiplies as a plain one does.
@@ -39,7 +40,7 @@ macro_rules! engine {
             use subtle::Choice;
             use zeroize::Zeroizing;
 
-            use super::aws_lc::{Point, Scalar, import_in_range};
+            use super::aws_lc::{Point, Scalar, generate_in_range, import_in_range, is_os_rng};
             use super::dhkem::DhGroup;
             use super::weierstrass::{derive_scalar, is_uncompressed, sample_scalar};
             use crate::Error;
@@ -66,6 +67,11 @@ macro_rules! engine {
                 fn random_scalar<R: rand_core::CryptoRng + ?Sized>(
                     rng: &mut R,
                 ) -> Option<Scalar<NSk>> {
+                    // The operating system's generator lets aws-lc make the key itself, in one
+                    // base-point multiplication instead of two (`aws_lc::is_os_rng`).
+                    if is_os_rng::<R>() {
+                        return generate_in_range::<$curve>(&aws_lc_rs::agreement::$alg);
+                    }
                     sample_scalar::<$curve, _, _>(rng, $mask, |bytes| {
                         import_in_range::<$curve>(&aws_lc_rs::agreement::$alg, bytes)
                     })
