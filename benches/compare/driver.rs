@@ -300,6 +300,41 @@ pub fn timed<T>(mut f: impl FnMut() -> T + 'static) -> Job {
     })
 }
 
+/// A bare AEAD's context-open job in the shape of typed-hpke's `open`: before the clock starts,
+/// `seal` makes a batch of `n` ciphertexts of `pt` under consecutive sequence numbers, each
+/// exactly `ciphertext || tag` in size as typed-hpke's `seal` makes it; each timed call takes the
+/// next one, copies the ciphertext into a new `Vec` and `open`s it there in place with its tag.
+pub fn open_fresh<K: 'static>(
+    pt: Vec<u8>,
+    key: K,
+    seal: impl Fn(&K, u64, &mut Vec<u8>) + 'static,
+    open: impl Fn(&K, u64, &mut [u8], &[u8]) + 'static,
+) -> Job {
+    let key = std::rc::Rc::new(key);
+    let sealer = std::rc::Rc::clone(&key);
+    timed_with(
+        move |n| {
+            let cts: Vec<Vec<u8>> = (0..n)
+                .map(|seq| {
+                    let mut ct = Vec::with_capacity(pt.len() + 16);
+                    ct.extend_from_slice(&pt);
+                    seal(&sealer, seq, &mut ct);
+                    ct
+                })
+                .collect();
+            (0u64, cts.into_iter())
+        },
+        move |(seq, cts)| {
+            let ct = cts.next().unwrap();
+            let (body, tag) = black_box(&ct).split_at(ct.len() - 16);
+            let mut out = body.to_vec();
+            open(&key, *seq, &mut out, tag);
+            *seq += 1;
+            out
+        },
+    )
+}
+
 /// A job that first builds state for `n` iterations (untimed, uncounted), then times `n`
 /// calls of `f` on it: a receiver context opening a sender's messages in order.
 pub fn timed_with<S, T>(
@@ -483,6 +518,107 @@ pub fn results(header: &[(&str, String)], outcomes: &[Outcome]) -> String {
             o.row, o.who, o.ns, o.allocations, o.median, o.lo, o.hi
         )
         .unwrap();
+    }
+    s
+}
+
+/// A rerun's results spliced into an earlier run's `old` file (`COMPARE_RERUN`): every row of
+/// `outcomes` replaces its namesake where it stood, a row the old file lacks goes after the row
+/// before it in the harness's `order`, every other row and the old header stay, and one `rerun`
+/// header line is added with the rerun's filters, row count, machine, load and duration from
+/// `header`.
+pub fn splice(
+    old: &str,
+    header: &[(&str, String)],
+    filter: &[String],
+    outcomes: &[Outcome],
+    order: &[String],
+) -> String {
+    let h = |k: &str| {
+        header
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map_or("?", |(_, v)| v.as_str())
+    };
+    // Both runs must time the same build of typed-hpke (a results file from before the engine
+    // line is the pure-Rust one), and neither may be a quick run.
+    let old_engine = old
+        .lines()
+        .find_map(|l| l.strip_prefix("# typed-hpke engine: "))
+        .unwrap_or("pure Rust");
+    assert_eq!(
+        old_engine,
+        h("typed-hpke engine"),
+        "COMPARE_RERUN: the results file was made with another engine"
+    );
+    assert!(
+        old.lines().any(|l| l == "# quick: false") && h("quick") == "false",
+        "COMPARE_RERUN: quick runs are not spliced"
+    );
+    let row_of = |line: &str| line.split('\t').next().unwrap_or("").to_string();
+    // The old file as header lines and row groups, in its order.
+    let mut head: Vec<String> = old
+        .lines()
+        .take_while(|l| !l.starts_with("row\t"))
+        .map(str::to_string)
+        .collect();
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for line in old.lines().skip(head.len() + 1) {
+        let row = row_of(line);
+        match groups.last_mut() {
+            Some((r, lines)) if *r == row => lines.push(line.to_string()),
+            _ => groups.push((row, vec![line.to_string()])),
+        }
+    }
+    let fresh = results(&[], outcomes);
+    let mut rerun: Vec<(String, Vec<String>)> = Vec::new();
+    for line in fresh.lines().skip(1) {
+        let row = row_of(line);
+        match rerun.last_mut() {
+            Some((r, lines)) if *r == row => lines.push(line.to_string()),
+            _ => rerun.push((row, vec![line.to_string()])),
+        }
+    }
+    for (row, lines) in &rerun {
+        if let Some(group) = groups.iter_mut().find(|(r, _)| r == row) {
+            group.1.clone_from(lines);
+            continue;
+        }
+        // After the nearest row before it in the harness's order that the file has.
+        let at = order
+            .iter()
+            .position(|r| r == row)
+            .and_then(|i| {
+                order[..i]
+                    .iter()
+                    .rev()
+                    .find_map(|before| groups.iter().position(|(r, _)| r == before))
+            })
+            .map_or(groups.len(), |g| g + 1);
+        groups.insert(at, (row.clone(), lines.clone()));
+    }
+    head.push(format!(
+        "# rerun: {} rows matching {} on {}, load {} at the start and {} at the end, {} s",
+        rerun.len(),
+        filter
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        h("machine"),
+        h("load at start"),
+        h("load at end"),
+        h("duration s")
+    ));
+    let mut s = String::new();
+    for line in &head {
+        writeln!(s, "{line}").unwrap();
+    }
+    writeln!(s, "row\timpl\tns\tallocations\tratio\tlo\thi").unwrap();
+    for (_, lines) in &groups {
+        for line in lines {
+            writeln!(s, "{line}").unwrap();
+        }
     }
     s
 }

@@ -33,7 +33,10 @@
 //! `COMPARE_QUICK=1` runs a handful of rows with few short rounds (what `.ci/run` does, so the
 //! harness cannot rot); `COMPARE_OUT` names the results file (default
 //! `target/compare/results.tsv`), which `examples/bench-report.rs` turns into `BENCHMARKS.md`.
-//! Arguments filter rows by substring.
+//! Arguments filter rows by substring. `COMPARE_RERUN=1` reruns the filtered rows of an existing
+//! results file: each row run replaces its namesake in place, the rest of the file stays, and a
+//! `rerun` header line records the filters, the machine, the load and the time of the rerun
+//! (the report prints it), so a change to a few rows' harness is measured without a full run.
 
 /// Dispatches a row's suite, as literal ids, to a peer's macro: `$m!(kem, kdf, aead, args..)`.
 /// Only the suites listed here are ever instantiated.
@@ -220,8 +223,10 @@ fn rows() -> Vec<Row> {
         (0x0041, 0x0001, 0x0001),
         (0x647a, 0x0001, 0x0001),
     ] {
-        push(Op::Seal(1024), ids);
-        push(Op::Open(1024), ids);
+        for n in [64, 1024] {
+            push(Op::Seal(n), ids);
+            push(Op::Open(n), ids);
+        }
     }
     for &ids in X25519_AEADS {
         for &n in SIZES {
@@ -401,6 +406,15 @@ fn main() {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).unwrap();
     }
-    std::fs::write(path, driver::results(&header, &outcomes)).unwrap();
+    let text = if std::env::var_os("COMPARE_RERUN").is_some() {
+        let old = std::fs::read_to_string(path).unwrap_or_else(|e| {
+            panic!("COMPARE_RERUN: {out}: {e}; a rerun replaces rows of a full run")
+        });
+        let order: Vec<String> = self::rows().iter().map(Row::name).collect();
+        driver::splice(&old, &header, &config.filter, &outcomes, &order)
+    } else {
+        driver::results(&header, &outcomes)
+    };
+    std::fs::write(path, text).unwrap();
     eprintln!("wrote {out}");
 }

@@ -9,6 +9,7 @@ use typed_hpke::aead::SealingAead;
 use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kdf::Kdf;
 use typed_hpke::kem::{AuthKem, Kem, SharedSecret};
+use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext};
 use typed_hpke::{SenderContext, kem};
@@ -22,8 +23,24 @@ pub const RUNTIME: &str = "typed-hpke runtime";
 /// A sender's encapsulation and context.
 type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
 
+/// The seeded generator the fixtures are made with (every peer's output is checked against them).
 pub fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(0x5eed)
+}
+
+/// The generator typed-hpke's timed rows draw from. On the pure-Rust engine, the seeded one.
+/// With `aws-lc-rs`, `typed_hpke::OsRng`, as a user of that engine would pass: for it aws-lc
+/// makes the NIST keys itself (one base-point multiplication, not the two of importing a drawn
+/// scalar; see `OsRng`'s docs), as rustls' HPKE and the limit's bare aws-lc calls do.
+#[cfg(not(feature = "aws-lc-rs"))]
+pub fn timed_rng() -> ChaCha20Rng {
+    rng()
+}
+
+/// See above.
+#[cfg(feature = "aws-lc-rs")]
+pub fn timed_rng() -> typed_hpke::OsRng {
+    typed_hpke::OsRng::default()
 }
 
 fn psk() -> Psk<'static> {
@@ -36,7 +53,7 @@ pub trait Modes: Kem {
 
     fn sender<F: Kdf, A: SealingAead>(
         mode: Mode,
-        rng: &mut ChaCha20Rng,
+        rng: &mut (impl CryptoRng + ?Sized),
         pk: &PublicKey<Self>,
         sk_s: &PrivateKey<Self>,
     ) -> Result<Sender<Self, F, A>, Error> {
@@ -62,7 +79,7 @@ pub trait Modes: Kem {
 
     fn auth_sender<F: Kdf, A: SealingAead>(
         _: Mode,
-        _: &mut ChaCha20Rng,
+        _: &mut (impl CryptoRng + ?Sized),
         _: &PublicKey<Self>,
         _: &PrivateKey<Self>,
     ) -> Result<Sender<Self, F, A>, Error> {
@@ -80,7 +97,7 @@ pub trait Modes: Kem {
 
     #[allow(clippy::type_complexity)]
     fn kem_auth_encap(
-        _: &mut ChaCha20Rng,
+        _: &mut (impl CryptoRng + ?Sized),
         _: &PublicKey<Self>,
         _: &PrivateKey<Self>,
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
@@ -102,7 +119,7 @@ macro_rules! auth_modes {
             const AUTH: bool = true;
 
             fn auth_sender<F: Kdf, A: SealingAead>(
-                mode: Mode, rng: &mut ChaCha20Rng, pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
+                mode: Mode, rng: &mut (impl CryptoRng + ?Sized), pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
             ) -> Result<Sender<Self, F, A>, Error> {
                 if mode == Mode::Auth {
                     Hpke::<Self, F, A>::setup_sender_auth(rng, pk, INFO, sk_s)
@@ -122,7 +139,7 @@ macro_rules! auth_modes {
             }
 
             fn kem_auth_encap(
-                rng: &mut ChaCha20Rng, pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
+                rng: &mut (impl CryptoRng + ?Sized), pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
             ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
                 <Self as AuthKem>::auth_encap(rng, pk, sk_s)
             }
@@ -235,7 +252,7 @@ pub fn job<K: Modes, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option
     let mode = row.mode();
     let ((sk, pk), (sk_s, pk_s)) = keys::<K>(row);
     let enc = EncappedKey::<K>::from_bytes(&fix.enc).unwrap();
-    let mut rng = rng();
+    let mut rng = timed_rng();
     let pt = fix.pt.clone();
     let ct = fix.ct.clone();
     type H<K, F, A> = Hpke<K, F, A>;
@@ -313,7 +330,7 @@ pub fn runtime(row: &Row, fix: &Fixture) -> Option<Job> {
     if row.prepared {
         pk.prepare();
     }
-    let mut rng = rng();
+    let mut rng = timed_rng();
     let pt = fix.pt.clone();
     let ct = fix.ct.clone();
     let enc = fix.enc.clone();
@@ -437,7 +454,7 @@ fn welcome() -> Vec<(&'static str, Job)> {
     let pt = vec![0x5a; 100];
     let (k1, k2, k3) = (keys.clone(), keys.clone(), keys);
     let (p1, p2, p3) = (pt.clone(), pt.clone(), pt);
-    let (mut r1, mut r2, mut r3) = (rng(), rng(), rng());
+    let (mut r1, mut r2, mut r3) = (timed_rng(), timed_rng(), timed_rng());
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
