@@ -7,7 +7,9 @@
 //! `tests/compile_fail_without_hazmat/` holds one fixture per entry point the `hazmat` feature
 //! adds (the sequence-number setters typed and runtime, each deterministic setup,
 //! `key_schedule_for_testing_only`, each `hazmat` function): without the feature each fails on
-//! its last line only, and with it each builds and runs.
+//! its one line that names the entry point (the last, or for a `hazmat` function its `use`),
+//! and with it each builds and runs. The messages read the same on Rust 1.94 and on stable, so
+//! CI runs them with 1.94 and its build.
 //!
 //! `tests/compile_fail/sealed_*.rs` show that the engine methods (deterministic encapsulation,
 //! the raw key schedule and export, AEAD keying and nonce-taking sealing, raw DH) cannot be

@@ -1,4 +1,6 @@
-// Without the `hazmat` feature this entry point does not exist: the last line fails, and only it.
+// Without the `hazmat` feature this module does not exist: the `use` of it fails, and only it
+// (the call through the unresolved name reports nothing more). A `use` rather than a path in
+// the call, because Rust 1.94 and later versions word a failed path differently.
 use typed_hpke::kem::{DhKemX25519HkdfSha256 as X25519, Kem};
 use typed_hpke::{Hpke, OsRng, Psk, aead::ChaCha20Poly1305, kdf::HkdfSha256};
 
@@ -9,6 +11,7 @@ fn main() -> Result<(), typed_hpke::Error> {
     let (sk, pk) = X25519::generate(&mut rng)?;
     let psk = Psk::new(&[7; 32], b"id")?;
     let _ = (&sk, &psk, &mut rng);
-    let _ = typed_hpke::hazmat::encap_deterministic::<X25519>(&[0; 32], &pk);
+    use typed_hpke::hazmat::encap_deterministic;
+    let _ = encap_deterministic::<X25519>(&[0; 32], &pk);
     Ok(())
 }
