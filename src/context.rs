@@ -273,7 +273,7 @@ macro_rules! common_methods {
         impl<K: Kem, F: Kdf, A: Aead> fmt::Debug for $ty<K, F, A> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($ty))
-                    .field("suite_id", &crate::kem::Hex(&hpke_suite_id::<K, F, A>()))
+                    .field("suite_id", &crate::util::Hex(&hpke_suite_id::<K, F, A>()))
                     .field("seq", &self.ctx.aead.seq())
                     .finish_non_exhaustive()
             }

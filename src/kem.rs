@@ -13,6 +13,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::sealed::KemEngine as _;
+use crate::util::Hex;
 
 use crate::Error;
 
@@ -403,17 +404,5 @@ impl<K: Kem> ZeroizeOnDrop for SharedSecret<K> {}
 impl<K: Kem> fmt::Debug for SharedSecret<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SharedSecret(<redacted>)")
-    }
-}
-
-/// Lowercase hex for `Debug` output.
-pub(crate) struct Hex<'a>(pub(crate) &'a [u8]);
-
-impl fmt::Debug for Hex<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
     }
 }

@@ -24,23 +24,9 @@ pub(crate) enum Mode {
     AuthPsk = 0x03,
 }
 
-/// `suite_id = concat("HPKE", I2OSP(kem_id, 2), I2OSP(kdf_id, 2), I2OSP(aead_id, 2))` (§5.1).
+/// The suite's `suite_id` (§5.1), from its three type parameters.
 pub(crate) const fn hpke_suite_id<K: Kem, F: Kdf, A: Aead>() -> [u8; 10] {
-    suite_id(K::ID, F::ID, A::ID)
-}
-
-/// The same `suite_id` from the three ids, for the runtime API ([`crate::suite`]).
-pub(crate) const fn suite_id(kem_id: u16, kdf_id: u16, aead_id: u16) -> [u8; 10] {
-    let k = kem_id.to_be_bytes();
-    let f = kdf_id.to_be_bytes();
-    let a = aead_id.to_be_bytes();
-    [b'H', b'P', b'K', b'E', k[0], k[1], f[0], f[1], a[0], a[1]]
-}
-
-/// `suite_id = concat("KEM", I2OSP(kem_id, 2))` (§4.1).
-pub(crate) const fn kem_suite_id(kem_id: u16) -> [u8; 5] {
-    let k = kem_id.to_be_bytes();
-    [b'K', b'E', b'M', k[0], k[1]]
+    crate::util::hpke_suite_id(K::ID, F::ID, A::ID)
 }
 
 /// What the key schedule hands to a context.

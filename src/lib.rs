@@ -10,24 +10,43 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+// The modules by layer, lowest first. A module uses those listed before it and those of its
+// own layer, never one listed after it; the exception, to be removed, is the engine traits'
+// conversions into the runtime API's key and AEAD enums (`crate::suite`).
+
+// Shared by every layer, and importing none of them.
+mod declassify; // marks where a secret-dependent value may become public (the ct/ harness)
+mod error; // `Error`, the one error type
+mod util; // the RFC 9180 suite ids, hex for `Debug`
+
+// Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door.
 pub mod aead;
+pub mod kdf;
+pub mod kem;
+mod labeled; // LabeledExtract / LabeledExpand / LabeledDerive (RFC 9180 §4)
+mod sealed; // the engine traits: callable inside the crate only
+
+// The key schedule (RFC 9180 §5.1) and its inputs.
+mod key_schedule;
+mod psk;
+
+// Contexts (RFC 9180 §5.2, §5.3): sealing, opening, exporting.
 mod context;
-mod declassify;
-mod error;
+
+// The typed API: `Hpke<K, F, A>` and its setups and single-shot functions.
+// Known-answer-test entry points, behind the feature.
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod hpke;
-pub mod kdf;
-pub mod kem;
-mod key_schedule;
-mod labeled;
-mod psk;
 #[cfg(feature = "alloc")]
-mod rng;
-mod sealed;
+mod rng; // the per-recipient generator of `seal_base_many`
+
+// The runtime API: suites chosen from their ids at run time, over the typed one.
+pub mod suite;
+
+// `Serialize` / `Deserialize` for the keys of both APIs.
 #[cfg(feature = "serde")]
 mod serde_impls;
-pub mod suite;
 
 pub use crate::context::{ReceiverContext, SenderContext};
 pub use crate::error::Error;

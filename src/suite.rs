@@ -786,7 +786,7 @@ impl Suite {
 
     /// `suite_id` of the key schedule (RFC 9180 §5.1).
     pub(crate) fn hpke_suite_id(&self) -> [u8; 10] {
-        crate::key_schedule::suite_id(self.kem, self.kdf, self.aead)
+        crate::util::hpke_suite_id(self.kem, self.kdf, self.aead)
     }
 
     #[cfg(feature = "alloc")]

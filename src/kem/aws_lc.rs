@@ -151,7 +151,7 @@ impl<M: ArraySize> Clone for Point<M> {
 impl<M: ArraySize> fmt::Debug for Point<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Point")
-            .field(&super::Hex(&self.bytes))
+            .field(&crate::util::Hex(&self.bytes))
             .finish()
     }
 }

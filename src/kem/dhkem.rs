@@ -12,9 +12,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use super::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 use crate::Error;
-use crate::key_schedule::kem_suite_id;
 use crate::labeled::{Label, expander, labeled_expand, labeled_extract};
 use crate::sealed::{AuthKemEngine, DhEngine, KemEngine};
+use crate::util::kem_suite_id;
 
 /// A Diffie-Hellman group with its serialization (RFC 9180 §4.1, §7.1), the building block of
 /// [`DhKem`]. Implemented by the curve marker types ([`X25519`](super::X25519),
@@ -120,7 +120,7 @@ impl<G: DhGroup> Clone for DhPublicKey<G> {
 impl<G: DhGroup> fmt::Debug for DhPublicKey<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("DhPublicKey")
-            .field(&super::Hex(&self.bytes))
+            .field(&crate::util::Hex(&self.bytes))
             .finish()
     }
 }

@@ -84,7 +84,7 @@ impl<EK, G: DhGroup, NPk: ArraySize> HybridPublicKey<EK, G, NPk> {
 impl<EK, G: DhGroup, NPk: ArraySize> core::fmt::Debug for HybridPublicKey<EK, G, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_tuple("HybridPublicKey")
-            .field(&super::Hex(&self.bytes))
+            .field(&crate::util::Hex(&self.bytes))
             .finish()
     }
 }

@@ -9,8 +9,8 @@ use hybrid_array::Array;
 use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
-use crate::key_schedule::kem_suite_id;
 use crate::labeled::{Label, labeled_derive};
+use crate::util::kem_suite_id;
 
 /// An ML-KEM private key: the decapsulation key expanded from the seed (which it keeps).
 #[doc(hidden)]
@@ -44,7 +44,7 @@ pub struct MlKemPublicKey<EK, NPk: hybrid_array::ArraySize> {
 impl<EK, NPk: hybrid_array::ArraySize> core::fmt::Debug for MlKemPublicKey<EK, NPk> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_tuple("MlKemPublicKey")
-            .field(&super::Hex(&self.bytes))
+            .field(&crate::util::Hex(&self.bytes))
             .finish()
     }
 }

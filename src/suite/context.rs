@@ -10,9 +10,10 @@ use crate::context::{AeadState, Context, export};
 use crate::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
-use crate::kem::{Hex, Kem};
+use crate::kem::Kem;
 use crate::sealed::{AeadEngine as _, KdfEngine as _};
 use crate::suite::Suite;
+use crate::util::Hex;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;

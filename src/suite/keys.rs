@@ -201,7 +201,7 @@ impl Eq for PublicKey {}
 impl fmt::Debug for PrivateKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PrivateKey")
-            .field("kem_id", &crate::kem::Hex(&self.kem_id().to_be_bytes()))
+            .field("kem_id", &crate::util::Hex(&self.kem_id().to_be_bytes()))
             .finish_non_exhaustive()
     }
 }
@@ -209,8 +209,8 @@ impl fmt::Debug for PrivateKey {
 impl fmt::Debug for PublicKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PublicKey")
-            .field("kem_id", &crate::kem::Hex(&self.kem_id().to_be_bytes()))
-            .field("bytes", &crate::kem::Hex(self.as_bytes()))
+            .field("kem_id", &crate::util::Hex(&self.kem_id().to_be_bytes()))
+            .field("bytes", &crate::util::Hex(self.as_bytes()))
             .finish()
     }
 }
