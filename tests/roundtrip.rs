@@ -2,9 +2,9 @@
 //!
 //! Every DH-KEM (with its own HKDF) x every AEAD x every mode; every KDF (HKDF and one-stage)
 //! x every AEAD x every mode on X25519; every post-quantum KEM x every AEAD x {base, psk}; every
-//! one-stage KDF x every AEAD x {base, psk} on X-Wing. Each cell seals several messages in sequence through all three API
-//! shapes (Vec, in place, caller buffer), checks that exports agree, runs the single-shot
-//! functions, and checks that each kind of tampering fails.
+//! one-stage KDF x every AEAD x {base, psk} on X-Wing. Each cell seals several messages in
+//! sequence through all three API shapes (Vec, in place, caller buffer), checks that exports
+//! agree, runs the single-shot functions, and checks that each kind of tampering fails.
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;

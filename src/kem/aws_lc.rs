@@ -4,8 +4,9 @@
 //! What makes the KEM correct stays in this crate and does not lean on aws-lc: the scalars are
 //! drawn, derived (RFC 9180 §7.1.3, rejection sampling included) and range-checked here
 //! and then imported (one exception: given [`crate::OsRng`], a NIST scalar is made by aws-lc's
-//! own key generation and then range-checked here, see [`is_os_rng`]); public keys are validated here before aws-lc parses them (§7.1.1 encoding,
-//! §7.1.4 validation); the X25519 all-zero check (§7.1.4) is made here on aws-lc's output. Every
+//! own key generation and then range-checked here, see [`is_os_rng`]); public keys are
+//! validated here before aws-lc parses them (§7.1.1 encoding, §7.1.4 validation); the X25519
+//! all-zero check (§7.1.4) is made here on aws-lc's output. Every
 //! error is therefore the one the pure-Rust engine gives for the same input
 //! (`tests/engine_errors.rs` pins that under both engines).
 //!
@@ -62,7 +63,8 @@ impl<N: ArraySize> Zeroize for Scalar<N> {
 }
 
 impl<N: ArraySize> Scalar<N> {
-    /// Imports `bytes`, a scalar the caller has already checked (any X25519 string, or in `[1, n)`).
+    /// Imports `bytes`, a scalar the caller has already checked (any X25519 string, or in
+    /// `[1, n)`).
     pub(crate) fn import(alg: &'static Algorithm, bytes: Zeroizing<Array<u8, N>>) -> Self {
         // aws-lc-rs refuses only a wrong length or a scalar outside [1, n), both excluded by
         // the caller; what remains is aws-lc failing to allocate, where Rust's own allocator
@@ -235,8 +237,7 @@ pub(crate) fn generate_in_range<C: elliptic_curve::CurveArithmetic>(
     }
     bytes.copy_from_slice(exported.as_ref());
     drop(exported);
-    let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
-    crate::declassify::scalar_in_range(in_range).then(|| Scalar {
+    in_range::<C>(&bytes).then(|| Scalar {
         bytes,
         key: Some(key),
     })
@@ -249,9 +250,15 @@ pub(crate) fn import_in_range<C: elliptic_curve::CurveArithmetic>(
     alg: &'static Algorithm,
     bytes: &elliptic_curve::FieldBytes<C>,
 ) -> Option<Scalar<elliptic_curve::FieldBytesSize<C>>> {
+    in_range::<C>(bytes).then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
+}
+
+/// Whether `bytes` is a scalar in `[1, n)`: RustCrypto's constant-time check, then the one
+/// declassified bit (whether to use the scalar or draw or derive again).
+#[cfg(feature = "nist")]
+fn in_range<C: elliptic_curve::CurveArithmetic>(bytes: &elliptic_curve::FieldBytes<C>) -> bool {
     let in_range = elliptic_curve::NonZeroScalar::<C>::from_repr(*bytes).is_some();
     crate::declassify::scalar_in_range(in_range)
-        .then(|| Scalar::import(alg, Zeroizing::new(*bytes)))
 }
 
 #[cfg(all(test, feature = "nist", feature = "getrandom"))]

@@ -132,12 +132,11 @@ impl State {
 ///
 /// Made by [`Suite::setup_sender`], or from a typed [`crate::SenderContext`] with `From`.
 /// It holds the AEAD's keyed state and the KDF's exporter secret in enums, not boxes, so it
-/// needs no allocator. Its size is the largest typed context's plus the suite ids and enum
-/// tags: 992 bytes on x86_64 with every feature, against 944 for the largest typed context
-/// (AES-256-GCM's key schedule with HKDF-SHA512's keyed HMAC); `tests/suite.rs`
-/// (`runtime_context_sizes`) holds it to within 64 bytes of the typed one. With an ExportOnly suite, `export` works and the seal methods return
-/// [`Error::UnsupportedOperation`]. Secrets are wiped on drop; `Debug` shows the suite and the
-/// sequence number only.
+/// needs no allocator. Its size is the largest typed context's (AES-256-GCM's key schedule
+/// with HKDF-SHA512's keyed HMAC) plus the suite ids and enum tags: `tests/suite.rs`
+/// (`runtime_context_sizes`) holds it within 64 bytes of the typed one. With an ExportOnly
+/// suite, `export` works and the seal methods return [`Error::UnsupportedOperation`]. Secrets
+/// are wiped on drop; `Debug` shows the suite and the sequence number only.
 pub struct SenderContext(State);
 
 /// The receiver's side of an HPKE context for a suite chosen at run time: open messages in
