@@ -85,12 +85,6 @@ macro_rules! rustcrypto_aead {
             fn new_cipher(key: &hybrid_array::Array<u8, $nk>) -> crate::aead::Keyed<$cipher> {
                 crate::aead::Keyed::new(key, crate::aead::aws_alg!($aws))
             }
-
-            fn into_runtime(
-                state: crate::context::AeadState<$name>,
-            ) -> crate::suite::AnyAead {
-                crate::suite::AnyAead::$name(state)
-            }
         }
 
         impl crate::aead::SealingAead for $name {

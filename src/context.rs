@@ -22,11 +22,10 @@ use crate::sealed::{AeadEngine as _, KdfEngine as _, SealingAeadEngine as _};
 use alloc::vec::Vec;
 
 /// A context's AEAD half (RFC 9180 §5.2): the keyed cipher, `base_nonce` and the sequence
-/// number. The typed contexts and the runtime ones in [`crate::suite`] both run on it, so the
+/// number. The typed contexts run on it, and so do the runtime ones built over them, so the
 /// nonce and sequence rules live in this one place.
-#[doc(hidden)]
 #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
-pub struct AeadState<A: Aead> {
+pub(crate) struct AeadState<A: Aead> {
     cipher: A::Cipher,
     base_nonce: Array<u8, A::Nn>,
     seq: u64,
@@ -194,7 +193,7 @@ pub(crate) fn export<F: Kdf>(
 }
 
 /// What sender and receiver contexts share. No `Drop` of its own (the AEAD state and the
-/// exporter wipe themselves), so [`crate::suite`] can take it apart.
+/// exporter wipe themselves), so a layer above can take it apart.
 pub(crate) struct Context<K: Kem, F: Kdf, A: Aead> {
     pub(crate) aead: AeadState<A>,
     pub(crate) exporter: F::Exporter,
@@ -241,7 +240,7 @@ macro_rules! common_methods {
                 }
             }
 
-            /// The shared state, for [`crate::suite`]'s runtime contexts.
+            /// The shared state, for the runtime contexts built over this one.
             pub(crate) fn into_inner(self) -> Context<K, F, A> {
                 self.ctx
             }

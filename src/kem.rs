@@ -17,38 +17,6 @@ use crate::util::Hex;
 
 use crate::Error;
 
-/// The conversions between a KEM's typed keys and the runtime key enums of
-/// [`crate::suite`], for an engine impl: `$variant` names the KEM's variant.
-#[allow(unused_macros)] // a build without any KEM feature
-macro_rules! runtime_keys {
-    ($kem:ty, $variant:ident) => {
-        fn into_runtime_sk(sk: crate::PrivateKey<$kem>) -> crate::suite::AnySk {
-            crate::suite::AnySk::$variant(sk)
-        }
-
-        fn into_runtime_pk(pk: crate::PublicKey<$kem>) -> crate::suite::AnyPk {
-            crate::suite::AnyPk::$variant(pk)
-        }
-
-        // With one KEM in the build the catch-all is unreachable.
-        #[allow(unreachable_patterns)]
-        fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&crate::PrivateKey<$kem>> {
-            match sk {
-                crate::suite::AnySk::$variant(k) => Some(k),
-                _ => None,
-            }
-        }
-
-        #[allow(unreachable_patterns)]
-        fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&crate::PublicKey<$kem>> {
-            match pk {
-                crate::suite::AnyPk::$variant(k) => Some(k),
-                _ => None,
-            }
-        }
-    };
-}
-
 #[cfg(all(feature = "aws-lc-rs", any(feature = "x25519", feature = "nist")))]
 mod aws_lc;
 mod dhkem;

@@ -11,8 +11,8 @@ extern crate alloc;
 extern crate std;
 
 // The modules by layer, lowest first. A module uses those listed before it and those of its
-// own layer, never one listed after it; the exception, to be removed, is the engine traits'
-// conversions into the runtime API's key and AEAD enums (`crate::suite`).
+// own layer, never one listed after it: no primitive names the key schedule, the contexts or
+// the runtime API, which converts typed values into its enums on its own side.
 
 // Shared by every layer, and importing none of them.
 mod declassify; // marks where a secret-dependent value may become public (the ct/ harness)

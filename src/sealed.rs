@@ -56,15 +56,6 @@ pub trait KemEngine<K: Kem> {
     fn sk_ct_eq(a: &K::Sk, b: &K::Sk) -> Choice;
     fn pk_from_bytes(bytes: &[u8]) -> Result<K::Pk, Error>;
     fn pk_as_bytes(pk: &K::Pk) -> &Array<u8, K::NPk>;
-
-    /// The key as a runtime [`crate::suite::PrivateKey`] holds it.
-    fn into_runtime_sk(sk: PrivateKey<K>) -> crate::suite::AnySk;
-    /// The key as a runtime [`crate::suite::PublicKey`] holds it.
-    fn into_runtime_pk(pk: PublicKey<K>) -> crate::suite::AnyPk;
-    /// The typed key inside a runtime one, if it is a key of this KEM.
-    fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&PrivateKey<K>>;
-    /// The typed key inside a runtime one, if it is a key of this KEM.
-    fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&PublicKey<K>>;
 }
 
 /// An authenticated KEM's engine.
@@ -121,18 +112,12 @@ pub trait KdfEngine<F: Kdf> {
         exporter_context: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error>;
-
-    /// The exporter secret as a runtime context holds it ([`crate::suite`]).
-    fn into_runtime(exporter: F::Exporter) -> crate::suite::AnyExporter;
 }
 
 /// An AEAD's engine: keying.
 pub trait AeadEngine<A: Aead> {
     /// Keys the cipher.
     fn new_cipher(key: &Array<u8, A::Nk>) -> A::Cipher;
-
-    /// The AEAD state as a runtime context holds it ([`crate::suite`]).
-    fn into_runtime(state: crate::context::AeadState<A>) -> crate::suite::AnyAead;
 }
 
 /// A sealing AEAD's engine: encryption under a nonce the caller (a context) computes.
@@ -217,13 +202,4 @@ pub trait DhEngine<G: crate::kem::DhGroup> {
         table: &G::Table,
         out: &mut Array<u8, G::NDh>,
     ) -> Choice;
-
-    /// The key as a runtime [`crate::suite::PrivateKey`] holds it.
-    fn into_runtime_sk(sk: PrivateKey<crate::kem::DhKem<G>>) -> crate::suite::AnySk;
-    /// The key as a runtime [`crate::suite::PublicKey`] holds it.
-    fn into_runtime_pk(pk: PublicKey<crate::kem::DhKem<G>>) -> crate::suite::AnyPk;
-    /// The typed key inside a runtime one, if it is a key of this KEM.
-    fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&PrivateKey<crate::kem::DhKem<G>>>;
-    /// The typed key inside a runtime one, if it is a key of this KEM.
-    fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&PublicKey<crate::kem::DhKem<G>>>;
 }

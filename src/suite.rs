@@ -87,7 +87,6 @@ use crate::kdf::{
 use crate::kem::{AuthKem, Kem};
 use crate::{Error, Hpke, Psk};
 
-pub(crate) use self::context::{AnyAead, AnyExporter};
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
 
@@ -171,6 +170,44 @@ macro_rules! dispatcher {
     };
 }
 
+/// `*slot` taken out as a `T`, if `slot` holds an `Option<T>` (`None` otherwise, and `*slot` is
+/// left alone). This is how `suite/` puts a value of a type parameter (`PrivateKey<K>`,
+/// `AeadState<A>`, ...) into the enum variant of its type, without the primitives naming the
+/// runtime types: no allocation, no `unsafe`. The type ids are constants, so once the type
+/// parameter is known the compiler keeps only the one move that succeeds.
+fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
+    slot.downcast_mut::<Option<T>>().and_then(Option::take)
+}
+
+/// The conversions between a runtime key enum (`AnySk`, `AnyPk`) and the typed keys it holds
+/// (`crate::PrivateKey<K>`, `crate::PublicKey<K>`), here because the primitives do not know the
+/// runtime enums: the variant is chosen by the KEM's id and the key moved into it only if its
+/// type is the variant's (`take_as`). With no KEM feature the enums are empty and nothing here
+/// is instantiated.
+macro_rules! typed_conversions {
+    ($enum:ident, $typed:ident, $($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
+        #[allow(unreachable_code, unused_variables)]
+        impl $enum {
+            /// The variant of `K` (by its id), holding `key` (proven by its type).
+            pub(crate) fn from_typed<K: Kem>(key: crate::$typed<K>) -> Self {
+                let slot = &mut Some(key);
+                let any = match K::ID {
+                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(Self::$v),)*
+                    _ => None,
+                };
+                any.unwrap_or_else(|| unreachable!("every KEM has a variant of its own type"))
+            }
+
+            /// The typed key inside, if it is a key of `K`.
+            pub(crate) fn typed<K: Kem>(&self) -> Option<&crate::$typed<K>> {
+                match *self {
+                    $($(#[$cfg])* Self::$v(ref k) => (k as &dyn core::any::Any).downcast_ref(),)*
+                }
+            }
+        }
+    };
+}
+
 /// The runtime key enums: one variant per KEM of the table, holding the typed key.
 macro_rules! any_keys {
     ($($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
@@ -184,20 +221,21 @@ macro_rules! any_keys {
         /// A typed private key of whichever KEM.
         // Inline, not boxed, so that no_std builds without an allocator have runtime keys:
         // the size is the largest typed key's, as `suite::PrivateKey` documents.
-        #[doc(hidden)]
         #[derive(Clone, Debug)] // the typed keys' `Debug` is redacted
         #[allow(clippy::large_enum_variant)]
-        pub enum AnySk {
+        pub(crate) enum AnySk {
             $($(#[$cfg])* $v(crate::PrivateKey<$k>),)*
         }
 
         /// A typed public key of whichever KEM.
-        #[doc(hidden)]
         #[derive(Clone, Debug)]
         #[allow(clippy::large_enum_variant)]
-        pub enum AnyPk {
+        pub(crate) enum AnyPk {
             $($(#[$cfg])* $v(crate::PublicKey<$k>),)*
         }
+
+        typed_conversions!(AnySk, PrivateKey, $($(#[$cfg])* $v: $k,)*);
+        typed_conversions!(AnyPk, PublicKey, $($(#[$cfg])* $v: $k,)*);
 
         // With no KEM feature the enums are empty and every match below has no arm; with one,
         // the catch-all of `ct_eq` is unreachable.

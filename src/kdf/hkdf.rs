@@ -113,12 +113,6 @@ macro_rules! hkdf_kdf {
                 // return LabeledExpand(exporter_secret, "sec", exporter_context, L)
                 labeled_expand(exporter, suite_id, Label::Sec, &[exporter_context], out)
             }
-
-            fn into_runtime(
-                exporter: <Self as super::Kdf>::Exporter,
-            ) -> crate::suite::AnyExporter {
-                crate::suite::AnyExporter::$name(exporter)
-            }
         }
     };
 }

@@ -137,12 +137,6 @@ macro_rules! one_stage_kdf {
             ) -> Result<(), Error> {
                 one_stage_export(exporter, exporter_context, out)
             }
-
-            fn into_runtime(
-                exporter: <Self as super::Kdf>::Exporter,
-            ) -> crate::suite::AnyExporter {
-                crate::suite::AnyExporter::$name(exporter)
-            }
         }
     };
 }

@@ -275,22 +275,6 @@ impl<G: DhGroup> Kem for DhKem<G> {
 }
 
 impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
-    fn into_runtime_sk(sk: PrivateKey<Self>) -> crate::suite::AnySk {
-        G::Engine::into_runtime_sk(sk)
-    }
-
-    fn into_runtime_pk(pk: PublicKey<Self>) -> crate::suite::AnyPk {
-        G::Engine::into_runtime_pk(pk)
-    }
-
-    fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&PrivateKey<Self>> {
-        G::Engine::runtime_sk(sk)
-    }
-
-    fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&PublicKey<Self>> {
-        G::Engine::runtime_pk(pk)
-    }
-
     fn prepare(pk: &DhPublicKey<G>) -> G::Table {
         G::Engine::prepare(&pk.point)
     }

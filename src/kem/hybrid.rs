@@ -266,8 +266,6 @@ macro_rules! hybrid_kem {
         }
 
         impl crate::sealed::KemEngine<$name> for $name {
-            runtime_keys!($name, $name);
-
             fn prepare(pk: &<Self as Kem>::Pk) -> <Self as Kem>::Prepared {
                 <$group as DhEngine<$group>>::prepare(&pk.pk_t)
             }

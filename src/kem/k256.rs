@@ -21,5 +21,4 @@ impl WeierstrassKem for Secp256k1 {
     const BITMASK: u8 = 0xff;
     type Hash = sha2::Sha256;
     type NSecret = U32;
-    runtime_keys!(DhKem<Secp256k1>, Secp256k1);
 }

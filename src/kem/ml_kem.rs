@@ -143,8 +143,6 @@ macro_rules! ml_kem {
         }
 
         impl crate::sealed::KemEngine<$name> for $name {
-            runtime_keys!($name, $name);
-
             fn prepare(_: &<Self as Kem>::Pk) {}
 
             fn prepared_heap_size(_: &()) -> usize {

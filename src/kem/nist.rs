@@ -18,7 +18,6 @@ macro_rules! engine {
             const BITMASK: u8 = $mask;
             type Hash = $hash;
             type NSecret = $nsecret;
-            runtime_keys!(DhKem<$group>, $group);
         }
     };
 }
@@ -62,8 +61,6 @@ macro_rules! engine {
             }
 
             impl crate::sealed::DhEngine<$group> for $group {
-                runtime_keys!(DhKem<$group>, $group);
-
                 fn random_scalar<R: rand_core::CryptoRng + ?Sized>(
                     rng: &mut R,
                 ) -> Option<Scalar<NSk>> {

@@ -15,7 +15,7 @@ use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroizing;
 
-use super::dhkem::{DhGroup, DhKem, expand_candidate};
+use super::dhkem::{DhGroup, expand_candidate};
 use crate::Error;
 use crate::labeled::Label;
 use crate::sealed::DhEngine;
@@ -32,20 +32,6 @@ pub trait WeierstrassKem: crate::sealed::Sealed + Sized + 'static {
     const BITMASK: u8;
     type Hash: EagerHash;
     type NSecret: ArraySize;
-
-    // The runtime key conversions of `DhEngine`, per curve (each names its enum variant).
-    fn into_runtime_sk(sk: crate::PrivateKey<DhKem<Self>>) -> crate::suite::AnySk
-    where
-        Self: DhGroup;
-    fn into_runtime_pk(pk: crate::PublicKey<DhKem<Self>>) -> crate::suite::AnyPk
-    where
-        Self: DhGroup;
-    fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&crate::PrivateKey<DhKem<Self>>>
-    where
-        Self: DhGroup;
-    fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&crate::PublicKey<DhKem<Self>>>
-    where
-        Self: DhGroup;
 }
 
 impl<W> DhGroup for W
@@ -75,22 +61,6 @@ where
     FieldBytesSize<W::Curve>: ModulusSize,
     AffinePoint<W::Curve>: FromSec1Point<W::Curve> + ToSec1Point<W::Curve>,
 {
-    fn into_runtime_sk(sk: crate::PrivateKey<DhKem<W>>) -> crate::suite::AnySk {
-        W::into_runtime_sk(sk)
-    }
-
-    fn into_runtime_pk(pk: crate::PublicKey<DhKem<W>>) -> crate::suite::AnyPk {
-        W::into_runtime_pk(pk)
-    }
-
-    fn runtime_sk(sk: &crate::suite::AnySk) -> Option<&crate::PrivateKey<DhKem<W>>> {
-        W::runtime_sk(sk)
-    }
-
-    fn runtime_pk(pk: &crate::suite::AnyPk) -> Option<&crate::PublicKey<DhKem<W>>> {
-        W::runtime_pk(pk)
-    }
-
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<<Self as DhGroup>::Scalar> {
         sample_scalar::<W::Curve, _, _>(rng, W::BITMASK, nonzero_scalar::<W::Curve>)
     }

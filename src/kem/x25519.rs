@@ -172,8 +172,6 @@ impl DhGroup for X25519 {
 }
 
 impl DhEngine<X25519> for X25519 {
-    runtime_keys!(DhKem<X25519>, X25519);
-
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<Scalar> {
         // Every 32-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 32]);

@@ -41,8 +41,6 @@ impl DhGroup for X448 {
 }
 
 impl DhEngine<X448> for X448 {
-    runtime_keys!(DhKem<X448>, X448);
-
     fn random_scalar<R: CryptoRng + ?Sized>(rng: &mut R) -> Option<[u8; 56]> {
         // Every 56-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 56]);

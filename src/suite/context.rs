@@ -11,8 +11,7 @@ use crate::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use crate::kem::Kem;
-use crate::sealed::{AeadEngine as _, KdfEngine as _};
-use crate::suite::Suite;
+use crate::suite::{Suite, take_as};
 use crate::util::Hex;
 
 #[cfg(feature = "alloc")]
@@ -22,9 +21,8 @@ use alloc::vec::Vec;
 pub const TAG_LEN: usize = 16;
 
 /// A context's AEAD state, whichever the AEAD.
-#[doc(hidden)]
 #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
-pub enum AnyAead {
+pub(crate) enum AnyAead {
     #[cfg(feature = "aes-gcm")]
     Aes128Gcm(AeadState<crate::aead::Aes128Gcm>),
     #[cfg(feature = "aes-gcm")]
@@ -35,9 +33,8 @@ pub enum AnyAead {
 }
 
 /// A context's exporter secret, whichever the KDF.
-#[doc(hidden)]
 #[allow(missing_debug_implementations)] // holds the exporter secret: no `Debug` on purpose
-pub enum AnyExporter {
+pub(crate) enum AnyExporter {
     HkdfSha256(<HkdfSha256 as Kdf>::Exporter),
     HkdfSha384(<HkdfSha384 as Kdf>::Exporter),
     HkdfSha512(<HkdfSha512 as Kdf>::Exporter),
@@ -45,6 +42,43 @@ pub enum AnyExporter {
     Shake256(<Shake256 as Kdf>::Exporter),
     TurboShake128(<TurboShake128 as Kdf>::Exporter),
     TurboShake256(<TurboShake256 as Kdf>::Exporter),
+}
+
+impl AnyAead {
+    /// The variant of `A` (by its id), holding `state` (proven by its type: `take_as`).
+    fn from_typed<A: crate::aead::Aead>(state: AeadState<A>) -> Self {
+        use crate::aead::Aead as _;
+        let slot = &mut Some(state);
+        let any = match A::ID {
+            #[cfg(feature = "aes-gcm")]
+            crate::aead::Aes128Gcm::ID => take_as(slot).map(Self::Aes128Gcm),
+            #[cfg(feature = "aes-gcm")]
+            crate::aead::Aes256Gcm::ID => take_as(slot).map(Self::Aes256Gcm),
+            #[cfg(feature = "chacha20poly1305")]
+            crate::aead::ChaCha20Poly1305::ID => take_as(slot).map(Self::ChaCha20Poly1305),
+            ExportOnly::ID => take_as(slot).map(Self::ExportOnly),
+            _ => None,
+        };
+        any.unwrap_or_else(|| unreachable!("every AEAD has a variant of its own type"))
+    }
+}
+
+impl AnyExporter {
+    /// The variant of `F` (by its id), holding `exporter` (proven by its type: `take_as`).
+    fn from_typed<F: Kdf>(exporter: F::Exporter) -> Self {
+        let slot = &mut Some(exporter);
+        let any = match F::ID {
+            HkdfSha256::ID => take_as(slot).map(Self::HkdfSha256),
+            HkdfSha384::ID => take_as(slot).map(Self::HkdfSha384),
+            HkdfSha512::ID => take_as(slot).map(Self::HkdfSha512),
+            Shake128::ID => take_as(slot).map(Self::Shake128),
+            Shake256::ID => take_as(slot).map(Self::Shake256),
+            TurboShake128::ID => take_as(slot).map(Self::TurboShake128),
+            TurboShake256::ID => take_as(slot).map(Self::TurboShake256),
+            _ => None,
+        };
+        any.unwrap_or_else(|| unreachable!("every KDF has a variant of its own type"))
+    }
 }
 
 /// Runs `$body` with `$s` bound to the sealing AEAD's state; ExportOnly is
@@ -75,8 +109,8 @@ impl State {
         let Context { aead, exporter, .. } = ctx;
         Self {
             suite: Suite::of::<K, F, A>(),
-            aead: A::Engine::into_runtime(aead),
-            exporter: F::Engine::into_runtime(exporter),
+            aead: AnyAead::from_typed(aead),
+            exporter: AnyExporter::from_typed::<F>(exporter),
         }
     }
 

@@ -10,7 +10,6 @@ use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::kem::Kem;
-use crate::sealed::KemEngine as _;
 use crate::suite::{AnyPk, AnySk};
 
 #[cfg(feature = "alloc")]
@@ -107,7 +106,7 @@ impl PrivateKey {
 
     /// The typed key inside, if it is a key of `K`.
     pub fn as_typed<K: Kem>(&self) -> Option<&crate::PrivateKey<K>> {
-        K::Engine::runtime_sk(&self.0)
+        self.0.typed::<K>()
     }
 
     /// `SerializePrivateKey`: `Nsk` bytes, wiped on drop.
@@ -125,7 +124,7 @@ impl PublicKey {
 
     /// The typed key inside, if it is a key of `K`.
     pub fn as_typed<K: Kem>(&self) -> Option<&crate::PublicKey<K>> {
-        K::Engine::runtime_pk(&self.0)
+        self.0.typed::<K>()
     }
 
     /// Builds the key's precomputed table once, as
@@ -153,14 +152,14 @@ impl PublicKey {
 
 impl<K: Kem> From<crate::PrivateKey<K>> for PrivateKey {
     fn from(key: crate::PrivateKey<K>) -> Self {
-        Self(K::Engine::into_runtime_sk(key))
+        Self(AnySk::from_typed(key))
     }
 }
 
 impl<K: Kem> From<crate::PublicKey<K>> for PublicKey {
     fn from(key: crate::PublicKey<K>) -> Self {
         Self(
-            K::Engine::into_runtime_pk(key),
+            AnyPk::from_typed(key),
             #[cfg(feature = "alloc")]
             None,
         )
