@@ -33,8 +33,8 @@ mod psk;
 // Contexts (RFC 9180 §5.2, §5.3): sealing, opening, exporting.
 mod context;
 
-// The typed API: `Hpke<K, F, A>` and its setups and single-shot functions.
-// Known-answer-test entry points, behind the feature.
+// The typed API: `Hpke<K, F, A>` and its setups and single-shot functions; `hazmat`, the
+// known-answer-test entry points behind the feature of that name.
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod hpke;

@@ -6,9 +6,9 @@
 //! and then imported (one exception: given [`crate::OsRng`], a NIST scalar is made by aws-lc's
 //! own key generation and then range-checked here, see [`is_os_rng`]); public keys are
 //! validated here before aws-lc parses them (§7.1.1 encoding, §7.1.4 validation); the X25519
-//! all-zero check (§7.1.4) is made here on aws-lc's output. Every
-//! error is therefore the one the pure-Rust engine gives for the same input
-//! (`tests/engine_errors.rs` pins that under both engines).
+//! all-zero check (§7.1.4) is made here on aws-lc's output. Every error is therefore the one
+//! the pure-Rust engine gives for the same input (`tests/engine_errors.rs` pins that under both
+//! engines).
 //!
 //! Secrets: a [`Scalar`] keeps its bytes in a wiped buffer beside aws-lc's key; aws-lc frees its
 //! keys with `OPENSSL_free`, which cleanses the memory; the shared secret aws-lc-rs hands over
