@@ -70,22 +70,23 @@
 //! # Ok::<(), typed_hpke::Error>(())
 //! ```
 
+#[macro_use]
+mod table;
+#[macro_use]
+mod any;
 mod context;
 mod keys;
+mod visitors;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
-#[cfg(feature = "alloc")]
-use zeroize::Zeroizing;
 
 use crate::aead::{Aead, ExportOnly, SealingAead};
-use crate::kdf::{
-    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
-};
+use crate::kdf::Kdf;
 use crate::kem::{AuthKem, Kem};
-use crate::{Error, Hpke, Psk};
+use crate::{Error, Psk};
 
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
@@ -130,244 +131,6 @@ pub trait AuthSealingVisitor {
     fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) -> Self::Output;
 }
 
-/// Generates one dispatcher: `kem_id` -> `kdf_id` -> `aead_id` -> `visitor.visit::<K, F, A>()`.
-/// The KEM and AEAD lists are the ones the visitor's bounds admit; everything else is
-/// `UnsupportedOperation` (the ids were validated by `Suite::new`).
-macro_rules! dispatcher {
-    (
-        $name:ident, $visitor:ident, $kbound:path, $abound:path,
-        kems: [$($(#[$kcfg:meta])* $kid:literal => $k:ty),* $(,)?],
-        aeads: [$($(#[$acfg:meta])* $aid:literal => $a:ty),* $(,)?]
-    ) => {
-        // A build without any KEM or sealing AEAD feature leaves parts of this unused.
-        #[allow(unused_variables, dead_code)]
-        fn $name<V: $visitor>(suite: &Suite, v: V) -> Result<V::Output, Error> {
-            #[allow(unused_variables, dead_code)]
-            fn by_aead<K: $kbound, F: Kdf, V: $visitor>(aead: u16, v: V) -> Result<V::Output, Error> {
-                match aead {
-                    $($(#[$acfg])* $aid => Ok(v.visit::<K, F, $a>()),)*
-                    _ => Err(Error::UnsupportedOperation),
-                }
-            }
-            #[allow(unused_variables, dead_code)]
-            fn by_kdf<K: $kbound, V: $visitor>(kdf: u16, aead: u16, v: V) -> Result<V::Output, Error> {
-                match kdf {
-                    0x0001 => by_aead::<K, HkdfSha256, V>(aead, v),
-                    0x0002 => by_aead::<K, HkdfSha384, V>(aead, v),
-                    0x0003 => by_aead::<K, HkdfSha512, V>(aead, v),
-                    0x0010 => by_aead::<K, Shake128, V>(aead, v),
-                    0x0011 => by_aead::<K, Shake256, V>(aead, v),
-                    0x0012 => by_aead::<K, TurboShake128, V>(aead, v),
-                    0x0013 => by_aead::<K, TurboShake256, V>(aead, v),
-                    _ => Err(Error::UnsupportedSuite),
-                }
-            }
-            match suite.kem {
-                $($(#[$kcfg])* $kid => by_kdf::<$k, V>(suite.kdf, suite.aead, v),)*
-                _ => Err(Error::UnsupportedOperation),
-            }
-        }
-    };
-}
-
-/// `*slot` taken out as a `T`, if `slot` holds an `Option<T>` (`None` otherwise, and `*slot` is
-/// left alone). This is how `suite/` puts a value of a type parameter (`PrivateKey<K>`,
-/// `AeadState<A>`, ...) into the enum variant of its type, without the primitives naming the
-/// runtime types: no allocation, no `unsafe`. The type ids are constants, so once the type
-/// parameter is known the compiler keeps only the one move that succeeds.
-fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
-    slot.downcast_mut::<Option<T>>().and_then(Option::take)
-}
-
-/// The conversions between a runtime key enum (`AnySk`, `AnyPk`) and the typed keys it holds
-/// (`crate::PrivateKey<K>`, `crate::PublicKey<K>`), here because the primitives do not know the
-/// runtime enums: the variant is chosen by the KEM's id and the key moved into it only if its
-/// type is the variant's (`take_as`). With no KEM feature the enums are empty and nothing here
-/// is instantiated.
-macro_rules! typed_conversions {
-    ($enum:ident, $typed:ident, $($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
-        #[allow(unreachable_code, unused_variables)]
-        impl $enum {
-            /// The variant of `K` (by its id), holding `key` (proven by its type).
-            pub(crate) fn from_typed<K: Kem>(key: crate::$typed<K>) -> Self {
-                let slot = &mut Some(key);
-                let any = match K::ID {
-                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(Self::$v),)*
-                    _ => None,
-                };
-                any.unwrap_or_else(|| unreachable!("every KEM has a variant of its own type"))
-            }
-
-            /// The typed key inside, if it is a key of `K`.
-            pub(crate) fn typed<K: Kem>(&self) -> Option<&crate::$typed<K>> {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => (k as &dyn core::any::Any).downcast_ref(),)*
-                }
-            }
-        }
-    };
-}
-
-/// The runtime key enums: one variant per KEM of the table, holding the typed key.
-macro_rules! any_keys {
-    ($($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
-      pub(crate) use self::any::{AnyPk, AnySk};
-
-      /// Private, so the enums cannot be named outside the crate.
-      mod any {
-        #[allow(unused_imports)] // a build without any KEM feature
-        use super::*;
-
-        /// A typed private key of whichever KEM.
-        // Inline, not boxed, so that no_std builds without an allocator have runtime keys:
-        // the size is the largest typed key's, as `suite::PrivateKey` documents.
-        #[derive(Clone, Debug)] // the typed keys' `Debug` is redacted
-        #[allow(clippy::large_enum_variant)]
-        pub(crate) enum AnySk {
-            $($(#[$cfg])* $v(crate::PrivateKey<$k>),)*
-        }
-
-        /// A typed public key of whichever KEM.
-        #[derive(Clone, Debug)]
-        #[allow(clippy::large_enum_variant)]
-        pub(crate) enum AnyPk {
-            $($(#[$cfg])* $v(crate::PublicKey<$k>),)*
-        }
-
-        typed_conversions!(AnySk, PrivateKey, $($(#[$cfg])* $v: $k,)*);
-        typed_conversions!(AnyPk, PublicKey, $($(#[$cfg])* $v: $k,)*);
-
-        // With no KEM feature the enums are empty and every match below has no arm; with one,
-        // the catch-all of `ct_eq` is unreachable.
-        #[allow(unreachable_code, unreachable_patterns, unused_variables, clippy::needless_return)]
-        impl AnySk {
-            pub(crate) fn kem_id(&self) -> u16 {
-                match *self {
-                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
-                }
-            }
-
-            pub(crate) fn public_key(&self) -> AnyPk {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => AnyPk::$v(k.public_key()),)*
-                }
-            }
-
-            #[cfg(feature = "alloc")]
-            pub(crate) fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => Zeroizing::new(k.to_bytes().to_vec()),)*
-                }
-            }
-
-            /// Runs `f` on `SerializePrivateKey`'s bytes, held on the stack and wiped after.
-            #[cfg(feature = "serde")]
-            pub(crate) fn with_bytes<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => f(&k.to_bytes()),)*
-                }
-            }
-
-            pub(crate) fn ct_eq(&self, other: &Self) -> subtle::Choice {
-                match (self, other) {
-                    $($(#[$cfg])* (Self::$v(a), Self::$v(b)) => subtle::ConstantTimeEq::ct_eq(a, b),)*
-                    // Keys of two KEMs: the KEM is public, so this branch leaks nothing.
-                    _ => subtle::Choice::from(0),
-                }
-            }
-        }
-
-        #[allow(unreachable_code, unused_variables, clippy::needless_return)]
-        impl AnyPk {
-            pub(crate) fn kem_id(&self) -> u16 {
-                match *self {
-                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
-                }
-            }
-
-            pub(crate) fn as_bytes(&self) -> &[u8] {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => k.as_bytes(),)*
-                }
-            }
-
-            #[cfg(feature = "alloc")]
-            pub(crate) fn prepare(&self) -> crate::suite::keys::Prepared {
-                match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => crate::suite::keys::Prepared::new(k),)*
-                }
-            }
-        }
-      }
-
-    };
-}
-
-macro_rules! all_dispatchers {
-    (
-        dh: [$($(#[$dcfg:meta])* $did:literal => $dv:ident: $dk:ty),* $(,)?],
-        other: [$($(#[$ocfg:meta])* $oid:literal => $ov:ident: $ok:ty),* $(,)?],
-        sealing: [$($(#[$scfg:meta])* $sid:literal => $sa:ty),* $(,)?]
-    ) => {
-        dispatcher!(dispatch_all, Visitor, Kem, Aead,
-            kems: [$($(#[$dcfg])* $did => $dk,)* $($(#[$ocfg])* $oid => $ok,)*],
-            aeads: [$($(#[$scfg])* $sid => $sa,)* 0xFFFF => ExportOnly]);
-        dispatcher!(dispatch_sealing, SealingVisitor, Kem, SealingAead,
-            kems: [$($(#[$dcfg])* $did => $dk,)* $($(#[$ocfg])* $oid => $ok,)*],
-            aeads: [$($(#[$scfg])* $sid => $sa,)*]);
-        dispatcher!(dispatch_auth, AuthVisitor, AuthKem, Aead,
-            kems: [$($(#[$dcfg])* $did => $dk,)*],
-            aeads: [$($(#[$scfg])* $sid => $sa,)* 0xFFFF => ExportOnly]);
-        dispatcher!(dispatch_auth_sealing, AuthSealingVisitor, AuthKem, SealingAead,
-            kems: [$($(#[$dcfg])* $did => $dk,)*],
-            aeads: [$($(#[$scfg])* $sid => $sa,)*]);
-
-        any_keys!($($(#[$dcfg])* $dv: $dk,)* $($(#[$ocfg])* $ov: $ok,)*);
-
-        /// Whether this build has the KEM.
-        fn kem_supported(id: u16) -> bool {
-            match id {
-                $($(#[$dcfg])* $did => true,)*
-                $($(#[$ocfg])* $oid => true,)*
-                _ => false,
-            }
-        }
-
-        /// Whether this build has the AEAD.
-        fn aead_supported(id: u16) -> bool {
-            match id {
-                $($(#[$scfg])* $sid => true,)*
-                0xFFFF => true,
-                _ => false,
-            }
-        }
-    };
-}
-
-all_dispatchers! {
-    dh: [
-        #[cfg(feature = "nist")] 0x0010 => P256: crate::kem::DhKemP256HkdfSha256,
-        #[cfg(feature = "nist")] 0x0011 => P384: crate::kem::DhKemP384HkdfSha384,
-        #[cfg(feature = "nist")] 0x0012 => P521: crate::kem::DhKemP521HkdfSha512,
-        #[cfg(feature = "secp256k1")] 0x0016 => Secp256k1: crate::kem::DhKemSecp256k1HkdfSha256,
-        #[cfg(feature = "x25519")] 0x0020 => X25519: crate::kem::DhKemX25519HkdfSha256,
-        #[cfg(feature = "x448")] 0x0021 => X448: crate::kem::DhKemX448HkdfSha512,
-    ],
-    other: [
-        #[cfg(feature = "pq")] 0x0040 => MlKem512: crate::kem::MlKem512,
-        #[cfg(feature = "pq")] 0x0041 => MlKem768: crate::kem::MlKem768,
-        #[cfg(feature = "pq")] 0x0042 => MlKem1024: crate::kem::MlKem1024,
-        #[cfg(all(feature = "pq", feature = "nist"))] 0x0050 => MlKem768P256: crate::kem::MlKem768P256,
-        #[cfg(all(feature = "pq", feature = "nist"))] 0x0051 => MlKem1024P384: crate::kem::MlKem1024P384,
-        #[cfg(all(feature = "pq", feature = "x25519"))] 0x647a => XWing: crate::kem::XWing,
-    ],
-    sealing: [
-        #[cfg(feature = "aes-gcm")] 0x0001 => crate::aead::Aes128Gcm,
-        #[cfg(feature = "aes-gcm")] 0x0002 => crate::aead::Aes256Gcm,
-        #[cfg(feature = "chacha20poly1305")] 0x0003 => crate::aead::ChaCha20Poly1305,
-    ]
-}
-
 impl Suite {
     /// The suite with these ids (RFC 9180 §7 and draft-ietf-hpke-pq registries).
     ///
@@ -375,8 +138,7 @@ impl Suite {
     /// [`Error::UnsupportedSuite`] if an id is unknown, or names an algorithm whose cargo
     /// feature this build leaves out.
     pub fn new(kem_id: u16, kdf_id: u16, aead_id: u16) -> Result<Self, Error> {
-        let kdf_ok = matches!(kdf_id, 0x0001..=0x0003 | 0x0010..=0x0013);
-        if kem_supported(kem_id) && kdf_ok && aead_supported(aead_id) {
+        if visitors::supported(kem_id, kdf_id, aead_id) {
             Ok(Self {
                 kem: kem_id,
                 kdf: kdf_id,
@@ -413,12 +175,12 @@ impl Suite {
 
     /// Whether the KEM has authenticated encapsulation (the Auth and AuthPSK modes).
     pub fn supports_auth(&self) -> bool {
-        self.visit_auth(Nothing).is_ok()
+        self.visit_auth(visitors::Nothing).is_ok()
     }
 
     /// Whether the AEAD can seal and open (it is not ExportOnly).
     pub fn supports_seal(&self) -> bool {
-        self.aead != 0xFFFF
+        self.aead != ExportOnly::ID
     }
 
     /// Runs `v.visit::<K, F, A>()` with this suite's types.
@@ -426,7 +188,7 @@ impl Suite {
     /// # Errors
     /// Never for a suite made by [`Suite::new`]; the `Result` is for symmetry with the others.
     pub fn visit<V: Visitor>(&self, v: V) -> Result<V::Output, Error> {
-        dispatch_all(self, v)
+        visitors::dispatch_all(self, v)
     }
 
     /// Runs `v.visit::<K, F, A>()` with this suite's types, which must be able to seal.
@@ -434,7 +196,7 @@ impl Suite {
     /// # Errors
     /// [`Error::UnsupportedOperation`] if the AEAD is ExportOnly.
     pub fn visit_sealing<V: SealingVisitor>(&self, v: V) -> Result<V::Output, Error> {
-        dispatch_sealing(self, v)
+        visitors::dispatch_sealing(self, v)
     }
 
     /// Runs `v.visit::<K, F, A>()` with this suite's types, whose KEM must authenticate.
@@ -442,7 +204,7 @@ impl Suite {
     /// # Errors
     /// [`Error::UnsupportedOperation`] if the KEM has no authenticated encapsulation.
     pub fn visit_auth<V: AuthVisitor>(&self, v: V) -> Result<V::Output, Error> {
-        dispatch_auth(self, v)
+        visitors::dispatch_auth(self, v)
     }
 
     /// Runs `v.visit::<K, F, A>()`; the KEM must authenticate and the AEAD seal.
@@ -451,15 +213,8 @@ impl Suite {
     /// [`Error::UnsupportedOperation`] if the KEM has no authenticated encapsulation or the
     /// AEAD is ExportOnly.
     pub fn visit_auth_sealing<V: AuthSealingVisitor>(&self, v: V) -> Result<V::Output, Error> {
-        dispatch_auth_sealing(self, v)
+        visitors::dispatch_auth_sealing(self, v)
     }
-}
-
-struct Nothing;
-
-impl AuthVisitor for Nothing {
-    type Output = ();
-    fn visit<K: AuthKem, F: Kdf, A: Aead>(self) {}
 }
 
 /// Lengths of the suite's wire values.
@@ -475,27 +230,11 @@ pub struct Lengths {
     pub tag: usize,
 }
 
-struct LengthsV;
-
-impl Visitor for LengthsV {
-    type Output = Lengths;
-    fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Lengths {
-        use hybrid_array::typenum::Unsigned;
-        Lengths {
-            enc: K::NEnc::USIZE,
-            public_key: K::NPk::USIZE,
-            private_key: K::NSk::USIZE,
-            // Every sealing AEAD of RFC 9180 has a 16-byte tag; ExportOnly has none.
-            tag: if A::ID == ExportOnly::ID { 0 } else { 16 },
-        }
-    }
-}
-
 impl Suite {
     /// The lengths of this suite's encapsulated keys, keys and tags.
     pub fn lengths(&self) -> Lengths {
         // `Suite::new` admits only suites `dispatch_all` covers.
-        self.visit(LengthsV).unwrap_or(Lengths {
+        self.visit(visitors::LengthsV).unwrap_or(Lengths {
             enc: 0,
             public_key: 0,
             private_key: 0,
@@ -550,173 +289,6 @@ impl<'a> ReceiverMode<'a> {
             Self::Psk(psk) => (Some(psk), None),
             Self::Auth(pk_s) => (None, Some(pk_s)),
             Self::AuthPsk(psk, pk_s) => (Some(psk), Some(pk_s)),
-        }
-    }
-}
-
-/// The visitors behind the runtime API. Each resolves its keys for `K` (a parsed key is
-/// borrowed, bytes are parsed), runs the typed API, and hands back runtime values.
-// A build without any KEM feature makes the key types uninhabited.
-#[allow(unreachable_code, unused_variables)]
-mod visitors {
-    use super::*;
-    use crate::suite::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
-
-    pub(super) struct ParseSk<'a>(pub &'a [u8]);
-    impl Visitor for ParseSk<'_> {
-        type Output = Result<PrivateKey, Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            Ok(crate::PrivateKey::<K>::from_bytes(self.0)?.into())
-        }
-    }
-
-    pub(super) struct ParsePk<'a>(pub &'a [u8]);
-    impl Visitor for ParsePk<'_> {
-        type Output = Result<PublicKey, Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            Ok(crate::PublicKey::<K>::from_bytes(self.0)?.into())
-        }
-    }
-
-    pub(super) struct Derive<'a>(pub &'a [u8]);
-    impl Visitor for Derive<'_> {
-        type Output = Result<(PrivateKey, PublicKey), Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let (sk, pk) = K::derive_key_pair(self.0)?;
-            Ok((sk.into(), pk.into()))
-        }
-    }
-
-    pub(super) struct Generate<'a, R: ?Sized>(pub &'a mut R);
-    impl<R: CryptoRng + ?Sized> Visitor for Generate<'_, R> {
-        type Output = Result<(PrivateKey, PublicKey), Error>;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-            let (sk, pk) = K::generate(self.0)?;
-            Ok((sk.into(), pk.into()))
-        }
-    }
-
-    /// `SetupS` in any mode: `psk` for the PSK modes, `sk_s` for the auth modes.
-    pub(super) struct SetupSender<'a, R: ?Sized> {
-        pub rng: &'a mut R,
-        pub pk_r: KeyArg<'a, PublicKey>,
-        pub info: &'a [u8],
-        pub psk: Option<&'a Psk<'a>>,
-        pub sk_s: Option<&'a PrivateKey>,
-    }
-
-    type Sender = Result<(EncappedKey, SenderContext), Error>;
-
-    fn sender<K: Kem, F: Kdf, A: Aead>(
-        (enc, ctx): (crate::EncappedKey<K>, crate::SenderContext<K, F, A>),
-    ) -> Sender {
-        Ok((EncappedKey::from_typed(&enc)?, SenderContext::from(ctx)))
-    }
-
-    impl<R: CryptoRng + ?Sized> Visitor for SetupSender<'_, R> {
-        type Output = Sender;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Sender {
-            let pk = resolve_pk::<K>(self.pk_r)?;
-            let pk_r = recipient(&pk, self.pk_r);
-            sender(match self.psk {
-                None => Hpke::<K, F, A>::setup_sender_base(self.rng, &pk_r, self.info)?,
-                Some(psk) => Hpke::<K, F, A>::setup_sender_psk(self.rng, &pk_r, self.info, psk)?,
-            })
-        }
-    }
-
-    impl<R: CryptoRng + ?Sized> AuthVisitor for SetupSender<'_, R> {
-        type Output = Sender;
-        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Sender {
-            let pk = resolve_pk::<K>(self.pk_r)?;
-            let pk_r = recipient(&pk, self.pk_r);
-            let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
-            let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
-            let (rng, info) = (self.rng, self.info);
-            sender(match self.psk {
-                None => Hpke::<K, F, A>::setup_sender_auth(rng, &pk_r, info, &sk_s)?,
-                Some(psk) => Hpke::<K, F, A>::setup_sender_auth_psk(rng, &pk_r, info, psk, &sk_s)?,
-            })
-        }
-    }
-
-    /// `seal_base_many` over the runtime keys, each resolved to the typed key and its table.
-    #[cfg(feature = "alloc")]
-    pub(super) struct SealMany<'a, R: ?Sized, P> {
-        pub rng: &'a mut R,
-        pub recipients: &'a [P],
-        pub info: &'a [u8],
-        pub aad: &'a [u8],
-        pub plaintexts: &'a [&'a [u8]],
-    }
-
-    #[cfg(feature = "alloc")]
-    impl<R: CryptoRng + ?Sized, P: PublicKeyInput> SealingVisitor for SealMany<'_, R, P> {
-        type Output = Result<Vec<(Vec<u8>, Vec<u8>)>, Error>;
-        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Self::Output {
-            let keys = self
-                .recipients
-                .iter()
-                .map(|p| resolve_pk::<K>(p.public_key_arg()))
-                .collect::<Result<Vec<_>, _>>()?;
-            let to: Vec<_> = keys
-                .iter()
-                .zip(self.recipients)
-                .map(|(pk, p)| recipient(pk, p.public_key_arg()))
-                .collect();
-            let sealed = Hpke::<K, F, A>::seal_base_many(
-                self.rng,
-                &to,
-                self.info,
-                self.aad,
-                self.plaintexts,
-            )?;
-            Ok(sealed
-                .into_iter()
-                .map(|(enc, ct)| (enc.as_bytes().to_vec(), ct))
-                .collect())
-        }
-    }
-
-    /// `SetupR` in any mode: `psk` for the PSK modes, `pk_s` for the auth modes.
-    pub(super) struct SetupReceiver<'a> {
-        pub enc: &'a [u8],
-        pub sk_r: KeyArg<'a, PrivateKey>,
-        pub info: &'a [u8],
-        pub psk: Option<&'a Psk<'a>>,
-        pub pk_s: Option<&'a PublicKey>,
-    }
-
-    type Receiver = Result<ReceiverContext, Error>;
-
-    impl Visitor for SetupReceiver<'_> {
-        type Output = Receiver;
-        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Receiver {
-            let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
-            let sk_r = resolve_sk::<K>(self.sk_r)?;
-            let ctx = match self.psk {
-                None => Hpke::<K, F, A>::setup_receiver_base(&enc, &sk_r, self.info)?,
-                Some(psk) => Hpke::<K, F, A>::setup_receiver_psk(&enc, &sk_r, self.info, psk)?,
-            };
-            Ok(ctx.into())
-        }
-    }
-
-    impl AuthVisitor for SetupReceiver<'_> {
-        type Output = Receiver;
-        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Receiver {
-            let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
-            let sk_r = resolve_sk::<K>(self.sk_r)?;
-            let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
-            let pk_s = resolve_pk::<K>(KeyArg::Parsed(pk_s))?;
-            let info = self.info;
-            let ctx = match self.psk {
-                None => Hpke::<K, F, A>::setup_receiver_auth(&enc, &sk_r, info, &pk_s)?,
-                Some(psk) => {
-                    Hpke::<K, F, A>::setup_receiver_auth_psk(&enc, &sk_r, info, psk, &pk_s)?
-                }
-            };
-            Ok(ctx.into())
         }
     }
 }
@@ -860,14 +432,14 @@ impl Suite {
         Ok((enc.as_bytes().to_vec(), ctx.seal(aad, pt)?))
     }
 
-    /// [`Hpke::seal_base_many`] for this suite: Base-mode `Seal` to every key of `recipients`
-    /// (parsed, prepared or bytes), one `(enc, ct)` per recipient in order; `plaintexts` holds
-    /// one plaintext for all or one per recipient.
+    /// [`Hpke::seal_base_many`](crate::Hpke::seal_base_many) for this suite: Base-mode `Seal`
+    /// to every key of `recipients` (parsed, prepared or bytes), one `(enc, ct)` per recipient
+    /// in order; `plaintexts` holds one plaintext for all or one per recipient.
     ///
     /// # Errors
     /// [`Error::UnsupportedOperation`] for ExportOnly; [`Error::InvalidLength`] as
-    /// [`Hpke::seal_base_many`]; [`Error::InvalidPublicKey`] if any key is not one of this
-    /// suite's KEM; otherwise the first error of sealing.
+    /// [`Hpke::seal_base_many`](crate::Hpke::seal_base_many); [`Error::InvalidPublicKey`] if
+    /// any key is not one of this suite's KEM; otherwise the first error of sealing.
     #[allow(clippy::type_complexity)] // one `(enc, ct)` per recipient
     pub fn seal_base_many<R: CryptoRng + ?Sized, P: PublicKeyInput>(
         &self,

@@ -1,17 +1,15 @@
 //! Runtime contexts: a typed context taken apart into an enum over the AEAD states and an
-//! enum over the KDF exporter secrets. No allocation, no trait object; every operation is one
-//! `match` away from the typed code, which does the work.
+//! enum over the KDF exporter secrets (`any.rs`). No allocation, no trait object; every
+//! operation is one `match` away from the typed code, which does the work.
 
 use core::fmt;
 
 use crate::Error;
-use crate::aead::ExportOnly;
-use crate::context::{AeadState, Context, export};
-use crate::kdf::{
-    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
-};
+use crate::context::Context;
+use crate::kdf::Kdf;
 use crate::kem::Kem;
-use crate::suite::{Suite, take_as};
+use crate::suite::Suite;
+use crate::suite::any::{AnyAead, AnyExporter};
 use crate::util::Hex;
 
 #[cfg(feature = "alloc")]
@@ -19,83 +17,6 @@ use alloc::vec::Vec;
 
 /// The length of every sealing AEAD's tag in RFC 9180 (`Nt`).
 pub const TAG_LEN: usize = 16;
-
-/// A context's AEAD state, whichever the AEAD.
-#[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
-pub(crate) enum AnyAead {
-    #[cfg(feature = "aes-gcm")]
-    Aes128Gcm(AeadState<crate::aead::Aes128Gcm>),
-    #[cfg(feature = "aes-gcm")]
-    Aes256Gcm(AeadState<crate::aead::Aes256Gcm>),
-    #[cfg(feature = "chacha20poly1305")]
-    ChaCha20Poly1305(AeadState<crate::aead::ChaCha20Poly1305>),
-    ExportOnly(AeadState<ExportOnly>),
-}
-
-/// A context's exporter secret, whichever the KDF.
-#[allow(missing_debug_implementations)] // holds the exporter secret: no `Debug` on purpose
-pub(crate) enum AnyExporter {
-    HkdfSha256(<HkdfSha256 as Kdf>::Exporter),
-    HkdfSha384(<HkdfSha384 as Kdf>::Exporter),
-    HkdfSha512(<HkdfSha512 as Kdf>::Exporter),
-    Shake128(<Shake128 as Kdf>::Exporter),
-    Shake256(<Shake256 as Kdf>::Exporter),
-    TurboShake128(<TurboShake128 as Kdf>::Exporter),
-    TurboShake256(<TurboShake256 as Kdf>::Exporter),
-}
-
-impl AnyAead {
-    /// The variant of `A` (by its id), holding `state` (proven by its type: `take_as`).
-    fn from_typed<A: crate::aead::Aead>(state: AeadState<A>) -> Self {
-        use crate::aead::Aead as _;
-        let slot = &mut Some(state);
-        let any = match A::ID {
-            #[cfg(feature = "aes-gcm")]
-            crate::aead::Aes128Gcm::ID => take_as(slot).map(Self::Aes128Gcm),
-            #[cfg(feature = "aes-gcm")]
-            crate::aead::Aes256Gcm::ID => take_as(slot).map(Self::Aes256Gcm),
-            #[cfg(feature = "chacha20poly1305")]
-            crate::aead::ChaCha20Poly1305::ID => take_as(slot).map(Self::ChaCha20Poly1305),
-            ExportOnly::ID => take_as(slot).map(Self::ExportOnly),
-            _ => None,
-        };
-        any.unwrap_or_else(|| unreachable!("every AEAD has a variant of its own type"))
-    }
-}
-
-impl AnyExporter {
-    /// The variant of `F` (by its id), holding `exporter` (proven by its type: `take_as`).
-    fn from_typed<F: Kdf>(exporter: F::Exporter) -> Self {
-        let slot = &mut Some(exporter);
-        let any = match F::ID {
-            HkdfSha256::ID => take_as(slot).map(Self::HkdfSha256),
-            HkdfSha384::ID => take_as(slot).map(Self::HkdfSha384),
-            HkdfSha512::ID => take_as(slot).map(Self::HkdfSha512),
-            Shake128::ID => take_as(slot).map(Self::Shake128),
-            Shake256::ID => take_as(slot).map(Self::Shake256),
-            TurboShake128::ID => take_as(slot).map(Self::TurboShake128),
-            TurboShake256::ID => take_as(slot).map(Self::TurboShake256),
-            _ => None,
-        };
-        any.unwrap_or_else(|| unreachable!("every KDF has a variant of its own type"))
-    }
-}
-
-/// Runs `$body` with `$s` bound to the sealing AEAD's state; ExportOnly is
-/// `UnsupportedOperation`.
-macro_rules! with_sealing {
-    ($aead:expr, $s:ident => $body:expr) => {
-        match $aead {
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes128Gcm($s) => $body,
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes256Gcm($s) => $body,
-            #[cfg(feature = "chacha20poly1305")]
-            AnyAead::ChaCha20Poly1305($s) => $body,
-            AnyAead::ExportOnly(_) => Err(Error::UnsupportedOperation),
-        }
-    };
-}
 
 /// What both runtime contexts hold.
 struct State {
@@ -115,42 +36,17 @@ impl State {
     }
 
     fn seq(&self) -> u64 {
-        match &self.aead {
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes128Gcm(s) => s.seq(),
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes256Gcm(s) => s.seq(),
-            #[cfg(feature = "chacha20poly1305")]
-            AnyAead::ChaCha20Poly1305(s) => s.seq(),
-            AnyAead::ExportOnly(s) => s.seq(),
-        }
+        self.aead.seq()
     }
 
     #[cfg(feature = "hazmat")]
     fn set_seq(&mut self, seq: u64) {
-        match &mut self.aead {
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes128Gcm(s) => s.set_seq(seq),
-            #[cfg(feature = "aes-gcm")]
-            AnyAead::Aes256Gcm(s) => s.set_seq(seq),
-            #[cfg(feature = "chacha20poly1305")]
-            AnyAead::ChaCha20Poly1305(s) => s.set_seq(seq),
-            AnyAead::ExportOnly(s) => s.set_seq(seq),
-        }
+        self.aead.set_seq(seq);
     }
 
     fn export(&self, exporter_context: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let id = self.suite.hpke_suite_id();
-        let (c, o) = (exporter_context, out);
-        match &self.exporter {
-            AnyExporter::HkdfSha256(x) => export::<HkdfSha256>(&id, x, c, o),
-            AnyExporter::HkdfSha384(x) => export::<HkdfSha384>(&id, x, c, o),
-            AnyExporter::HkdfSha512(x) => export::<HkdfSha512>(&id, x, c, o),
-            AnyExporter::Shake128(x) => export::<Shake128>(&id, x, c, o),
-            AnyExporter::Shake256(x) => export::<Shake256>(&id, x, c, o),
-            AnyExporter::TurboShake128(x) => export::<TurboShake128>(&id, x, c, o),
-            AnyExporter::TurboShake256(x) => export::<TurboShake256>(&id, x, c, o),
-        }
+        self.exporter.export(&id, exporter_context, out)
     }
 
     fn fmt(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {

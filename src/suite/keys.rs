@@ -10,7 +10,7 @@ use zeroize::ZeroizeOnDrop;
 
 use crate::Error;
 use crate::kem::Kem;
-use crate::suite::{AnyPk, AnySk};
+use crate::suite::any::{AnyPk, AnySk};
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
