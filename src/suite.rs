@@ -89,7 +89,48 @@ use crate::kem::{AuthKem, Kem};
 use crate::{Error, Psk};
 
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
+use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
+
+/// The generator a runtime function was given, in one of the two types the runtime dispatch is
+/// compiled for. Each public function generic over the caller's generator (`R`) or key input
+/// (`P`, `S`) is a thin wrapper: it turns the generator into an `Rng` and the key into a
+/// `KeyArg`, then calls a function that is not generic. The dispatch below it (every suite of
+/// the table, each with its typed setup) is so compiled once, in this crate, instead of again
+/// in every crate and test binary that calls the runtime API with a generator type of its own.
+/// The generator is called a few times per setup, so the indirect call costs nothing
+/// measurable.
+enum Rng<'a> {
+    Dyn(&'a mut dyn CryptoRng),
+    /// [`crate::OsRng`], kept as its own type under aws-lc-rs: given it, the NIST curves let
+    /// aws-lc make the ephemeral key (`kem::aws_lc::is_os_rng`), which a `dyn` would hide.
+    #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
+    Os,
+}
+
+impl<'a> Rng<'a> {
+    fn of<R: CryptoRng + ?Sized>(rng: &'a mut &mut R) -> Self {
+        #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
+        if crate::kem::is_os_rng::<R>() {
+            return Rng::Os;
+        }
+        Rng::Dyn(rng)
+    }
+}
+
+/// `$body` with `$r` bound to the generator of `$rng` (an [`Rng`]) as a `&mut` of its type.
+macro_rules! with_rng {
+    ($rng:expr, $r:ident => $body:expr) => {
+        match $rng {
+            Rng::Dyn($r) => $body,
+            #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
+            Rng::Os => {
+                let $r = &mut crate::OsRng::default();
+                $body
+            }
+        }
+    };
+}
 
 /// A ciphersuite chosen at run time: three ids this build supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -328,7 +369,11 @@ impl Suite {
         &self,
         rng: &mut R,
     ) -> Result<(PrivateKey, PublicKey), Error> {
-        self.visit(visitors::Generate(rng))?
+        self.generate_key_pair_in(Rng::of(&mut &mut *rng))
+    }
+
+    fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
+        with_rng!(rng, r => self.visit(visitors::Generate(r))?)
     }
 }
 
@@ -350,19 +395,31 @@ impl Suite {
         info: &[u8],
         mode: SenderMode<'_>,
     ) -> Result<(EncappedKey, SenderContext), Error> {
+        self.setup_sender_in(Rng::of(&mut &mut *rng), pk_r.public_key_arg(), info, mode)
+    }
+
+    fn setup_sender_in(
+        &self,
+        rng: Rng<'_>,
+        pk_r: KeyArg<'_, PublicKey>,
+        info: &[u8],
+        mode: SenderMode<'_>,
+    ) -> Result<(EncappedKey, SenderContext), Error> {
         let (psk, sk_s) = mode.parts();
-        let v = visitors::SetupSender {
-            rng,
-            pk_r: pk_r.public_key_arg(),
-            info,
-            psk,
-            sk_s,
-        };
-        if sk_s.is_some() {
-            self.visit_auth(v)?
-        } else {
-            self.visit(v)?
-        }
+        with_rng!(rng, rng => {
+            let v = visitors::SetupSender {
+                rng,
+                pk_r,
+                info,
+                psk,
+                sk_s,
+            };
+            if sk_s.is_some() {
+                self.visit_auth(v)?
+            } else {
+                self.visit(v)?
+            }
+        })
     }
 
     /// `SetupR` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode`: a runtime [`ReceiverContext`].
@@ -379,10 +436,20 @@ impl Suite {
         info: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
+        self.setup_receiver_dyn(enc, sk_r.private_key_arg(), info, mode)
+    }
+
+    fn setup_receiver_dyn(
+        &self,
+        enc: &[u8],
+        sk_r: KeyArg<'_, PrivateKey>,
+        info: &[u8],
+        mode: ReceiverMode<'_>,
+    ) -> Result<ReceiverContext, Error> {
         let (psk, pk_s) = mode.parts();
         let v = visitors::SetupReceiver {
             enc,
-            sk_r: sk_r.private_key_arg(),
+            sk_r,
             info,
             psk,
             pk_s,
@@ -450,13 +517,26 @@ impl Suite {
         plaintexts: &[&[u8]],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
         self.require_seal()?;
-        self.visit_sealing(visitors::SealMany {
+        let recipients: Vec<_> = recipients.iter().map(|p| p.public_key_arg()).collect();
+        self.seal_base_many_in(Rng::of(&mut &mut *rng), &recipients, info, aad, plaintexts)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn seal_base_many_in(
+        &self,
+        rng: Rng<'_>,
+        recipients: &[KeyArg<'_, PublicKey>],
+        info: &[u8],
+        aad: &[u8],
+        plaintexts: &[&[u8]],
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+        with_rng!(rng, rng => self.visit_sealing(visitors::SealMany {
             rng,
             recipients,
             info,
             aad,
             plaintexts,
-        })?
+        })?)
     }
 
     /// Single-shot `Open` (RFC 9180 §6.1) with `sk_r` (parsed, or bytes).

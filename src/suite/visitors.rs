@@ -12,8 +12,6 @@ use alloc::vec::Vec;
 
 use rand_core::CryptoRng;
 
-#[cfg(feature = "alloc")]
-use super::PublicKeyInput;
 use super::{
     AuthSealingVisitor, AuthVisitor, EncappedKey, Lengths, PrivateKey, PublicKey, ReceiverContext,
     SealingVisitor, SenderContext, Suite, TAG_LEN, Visitor,
@@ -214,27 +212,27 @@ impl<R: CryptoRng + ?Sized> AuthVisitor for SetupSender<'_, R> {
 
 /// `seal_base_many` over the runtime keys, each resolved to the typed key and its table.
 #[cfg(feature = "alloc")]
-pub(super) struct SealMany<'a, R: ?Sized, P> {
+pub(super) struct SealMany<'a, R: ?Sized> {
     pub rng: &'a mut R,
-    pub recipients: &'a [P],
+    pub recipients: &'a [KeyArg<'a, PublicKey>],
     pub info: &'a [u8],
     pub aad: &'a [u8],
     pub plaintexts: &'a [&'a [u8]],
 }
 
 #[cfg(feature = "alloc")]
-impl<R: CryptoRng + ?Sized, P: PublicKeyInput> SealingVisitor for SealMany<'_, R, P> {
+impl<R: CryptoRng + ?Sized> SealingVisitor for SealMany<'_, R> {
     type Output = Result<Vec<(Vec<u8>, Vec<u8>)>, Error>;
     fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Self::Output {
         let keys = self
             .recipients
             .iter()
-            .map(|p| resolve_pk::<K>(p.public_key_arg()))
+            .map(|&p| resolve_pk::<K>(p))
             .collect::<Result<Vec<_>, _>>()?;
         let to: Vec<_> = keys
             .iter()
             .zip(self.recipients)
-            .map(|(pk, p)| recipient(pk, p.public_key_arg()))
+            .map(|(pk, &p)| recipient(pk, p))
             .collect();
         let sealed =
             Hpke::<K, F, A>::seal_base_many(self.rng, &to, self.info, self.aad, self.plaintexts)?;
