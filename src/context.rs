@@ -50,7 +50,10 @@ impl<A: Aead> AeadState<A> {
     }
 
     /// Runs one AEAD operation with the current nonce, then advances the sequence number; a
-    /// failed operation leaves it unchanged.
+    /// failed operation leaves it unchanged. `#[inline]`: a few instructions around every seal
+    /// and open, which the runtime API's contexts (compiled in this crate with many more
+    /// callers of it) otherwise call out of line.
+    #[inline]
     fn with_next_nonce<T>(
         &mut self,
         op: impl FnOnce(&A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
@@ -67,6 +70,7 @@ impl<A: Aead> AeadState<A> {
     }
 
     /// `ComputeNonce(seq)`: `xor(base_nonce, I2OSP(seq, Nn))`.
+    #[inline]
     fn compute_nonce(&self) -> Array<u8, A::Nn> {
         let mut nonce = self.base_nonce.clone();
         let seq = self.seq.to_be_bytes();

@@ -38,6 +38,7 @@ macro_rules! dispatcher {
         #[allow(dead_code)]
         pub(super) fn $name<V: $visitor>(suite: &Suite, v: V) -> Result<V::Output, Error> {
             #[allow(dead_code)]
+            #[inline(never)] // see `by_kdf`
             fn by_aead<K: $kbound, F: Kdf, V: $visitor>(aead: u16, v: V) -> Result<V::Output, Error> {
                 match aead {
                     $($(#[$acfg])* <$a as Aead>::ID => Ok(v.visit::<K, F, $a>()),)*
@@ -45,6 +46,11 @@ macro_rules! dispatcher {
                 }
             }
             #[allow(dead_code)]
+            // `inline(never)` here and on `by_aead`: a frame holds one suite's locals (at most
+            // five visits, one per AEAD), not all of them. Inlined into one function, the 420
+            // suites' key buffers took more than the 8 MiB main-thread stack under
+            // AddressSanitizer, which gives every local its own slot (no stack colouring).
+            #[inline(never)]
             fn by_kdf<K: $kbound, V: $visitor>(kdf: u16, aead: u16, v: V) -> Result<V::Output, Error> {
                 match kdf {
                     $(<$f as Kdf>::ID => by_aead::<K, $f, V>(aead, v),)*
