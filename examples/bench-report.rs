@@ -51,7 +51,7 @@ const CAUSES: &[(&str, &str, &str)] = &[
          P-521, while typed-hpke stays within 0-20% of its floor (the same crates called bare) on \
          the setup rows it loses; ChaCha20-Poly1305 costs about 2 us per message in RustCrypto's \
          crate even at 64 B (floor 2.02 us, 98% of typed-hpke's context seal). The fix is the \
-         optional aws-lc-rs engine of issue 15.",
+         optional aws-lc-rs backend of issue 15.",
     ),
     (
         "hpke-rs (libcrux)",
@@ -69,7 +69,7 @@ const CAUSES: &[(&str, &str, &str)] = &[
         "The primitive: RustCrypto's `chacha20poly1305` 0.11 costs about 2 us per message at \
          64 B (typed-hpke's floor, the crate called bare, is 2.02 us, 98% of its context seal), \
          libcrux's 0.5 us; at 1 KiB and above RustCrypto's is as fast or faster (ties and wins \
-         on every larger row). Fix: a faster ChaCha20-Poly1305 under the AEAD (issue 15's engine).",
+         on every larger row). Fix: a faster ChaCha20-Poly1305 under the AEAD (issue 15's backend).",
     ),
     ("", "kem/p384/", SAME_CRATES),
     ("", "/p384-", SAME_CRATES),
@@ -80,7 +80,7 @@ const CAUSES: &[(&str, &str, &str)] = &[
         "The primitive: hpke-rs' libcrux provider computes P-256 with libcrux's own ECDH, 3-4% \
          faster here than the `p256` crate; typed-hpke is at its floor (the `p256` calls made \
          bare) on these rows, `setup_sender_base/p256` 1.0007 [0.9983, 1.0029]. The optional \
-         aws-lc-rs engine (issue 15) is the way past both.",
+         aws-lc-rs backend (issue 15) is the way past both.",
     ),
     (
         "hpke-ng",
@@ -90,7 +90,7 @@ const CAUSES: &[(&str, &str, &str)] = &[
          that floor (178-192 ns) and typed-hpke 8-11 ns above it (1.04-1.06 over the floor): the \
          sequence-number check, the nonce, and the tag copied out and appended. From 1 KiB the \
          difference is under the noise (ties and wins). The same work shows against aws-lc-rs \
-         in the engine section below.",
+         in the backend section below.",
     ),
     (
         "rust-hpke",
@@ -102,7 +102,7 @@ const CAUSES: &[(&str, &str, &str)] = &[
          its floor on these rows (the crates called bare the same way: 0.98-1.01), so the 6-9% \
          are that copy, visible from 16 KiB on this Intel Xeon, where these rows were rerun (the \
          full run on the AMD EPYC had them at 0.99-1.01). Fix, not made yet: open out of place \
-         into the new `Vec`, which RustCrypto's engine does without writing on a bad tag and \
+         into the new `Vec`, which RustCrypto's backend does without writing on a bad tag and \
          aws-lc-rs offers as `open_separate_gather`.",
     ),
 ];
@@ -834,13 +834,13 @@ const AWS_CAUSES: &[(&str, &str)] = &[(
 
 /// The run with the `aws-lc-rs` feature: every classical KEM row and every AEAD row against
 /// aws-lc-rs called bare (target: within 1.15x), every setup row against rustls' aws-lc-rs
-/// HPKE (target: a win), and the pure-Rust engine's time on the main run beside each.
+/// HPKE (target: a win), and the pure-Rust backend's time on the main run beside each.
 fn aws_lc_section(md: &mut String, text: &str, pure: &Rows, main_machine: &str) {
     let (header, rows) = parse(text);
     let h = |k: &str| header.get(k).cloned().unwrap_or_else(|| "?".into());
     assert_eq!(h("quick"), "false", "the aws-lc-rs results are a quick run");
     assert_eq!(
-        h("typed-hpke engine"),
+        h("typed-hpke backend"),
         "aws-lc-rs",
         "the aws-lc-rs results were not made with the feature"
     );
@@ -861,7 +861,7 @@ fn aws_lc_section(md: &mut String, text: &str, pure: &Rows, main_machine: &str) 
             })
     };
     let mut unexplained = 0;
-    writeln!(md, "\n## With the `aws-lc-rs` engine\n").unwrap();
+    writeln!(md, "\n## With the `aws-lc-rs` backend\n").unwrap();
     writeln!(
         md,
         "A second run of the same harness, with typed-hpke built with the `aws-lc-rs` feature \
@@ -878,7 +878,7 @@ fn aws_lc_section(md: &mut String, text: &str, pure: &Rows, main_machine: &str) 
          and here another machine ({} there, {} here): compare it loosely; the ratios are the \
          measurement. The `floor` column of this run still calls the pure-Rust primitives and is \
          left out. typed-hpke's rows here draw their randomness from `typed_hpke::OsRng`, as a \
-         user of this engine would: for it aws-lc makes the P-256/384/521 keys itself, in one \
+         user of this backend would: for it aws-lc makes the P-256/384/521 keys itself, in one \
          base-point multiplication (the `OsRng` docs), as rustls and the limit do; the main run \
          draws from a seeded ChaCha20, and any generator but `OsRng` is drawn from and \
          imported into aws-lc (a second multiplication, aws-lc's pairwise check).\n",

@@ -148,7 +148,7 @@ macro_rules! rustcrypto_aead {
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 pub(crate) use rustcrypto_aead;
 
-/// The aws-lc-rs algorithm of a cipher, or `()` without the engine.
+/// The aws-lc-rs algorithm of a cipher, or `()` without the aws-lc-rs backend.
 #[cfg(all(
     feature = "aws-lc-rs",
     any(feature = "aes-gcm", feature = "chacha20poly1305")

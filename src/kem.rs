@@ -27,9 +27,9 @@ mod hybrid;
 #[cfg(feature = "secp256k1")]
 mod k256;
 #[cfg(feature = "pq")]
-mod ml_kem;
+mod libcrux;
 #[cfg(feature = "pq")]
-mod ml_kem_engine;
+mod ml_kem;
 #[cfg(feature = "nist")]
 mod nist;
 mod prepared;

@@ -70,7 +70,7 @@ pub use hybrid_array;
 /// operating system as well) and not from this one: one base-point multiplication, where a scalar
 /// drawn from `rng` costs two to import into aws-lc. Any other generator, a seeded one in
 /// particular, is drawn from as without the feature, so it gives the same keys and `enc` under
-/// both engines. The type is what counts: this alias, or `rand_core::UnwrapErr<getrandom::SysRng>`
+/// both backends. The type is what counts: this alias, or `rand_core::UnwrapErr<getrandom::SysRng>`
 /// written out, but not a wrapper around it or a `dyn` generator.
 ///
 /// ```

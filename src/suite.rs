@@ -88,6 +88,15 @@ use crate::kdf::Kdf;
 use crate::kem::{AuthKem, Kem};
 use crate::{Error, Psk};
 
+/// The typed API's items, by one name: inside `suite/`, `typed::PrivateKey<K>` is the typed key
+/// and a bare `PrivateKey` the runtime one of this module.
+mod typed {
+    pub(crate) use crate::kem::RecipientRef;
+    #[cfg(feature = "alloc")]
+    pub(crate) use crate::kem::{PreparedPublicKey, RecipientKey};
+    pub(crate) use crate::{EncappedKey, PrivateKey, PublicKey, SenderContext};
+}
+
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};

@@ -1,10 +1,10 @@
 //! Keys made with [`typed_hpke::OsRng`] on the NIST curves. With the `aws-lc-rs` feature they
 //! come from aws-lc's own key generation (one base-point multiplication) instead of a scalar
 //! drawn from the generator and imported (two); without it, from the generator as always. Both
-//! engines run this file (`.ci/run`), so on each of them: every entry point that makes a key
+//! backends run this file (`.ci/run`), so on each of them: every entry point that makes a key
 //! takes `OsRng` and gives keys that work with the other side, fresh on every call; a generator
 //! of any other type, here a counting wrapper around `OsRng` itself, is still drawn from, so a
-//! seeded generator's keys and `enc` stay what the known-answer tests pin under both engines.
+//! seeded generator's keys and `enc` stay what the known-answer tests pin under both backends.
 
 use std::collections::HashSet;
 

@@ -540,16 +540,16 @@ pub fn splice(
             .find(|(key, _)| *key == k)
             .map_or("?", |(_, v)| v.as_str())
     };
-    // Both runs must time the same build of typed-hpke (a results file from before the engine
+    // Both runs must time the same build of typed-hpke (a results file from before the backend
     // line is the pure-Rust one), and neither may be a quick run.
-    let old_engine = old
+    let old_backend = old
         .lines()
-        .find_map(|l| l.strip_prefix("# typed-hpke engine: "))
+        .find_map(|l| l.strip_prefix("# typed-hpke backend: "))
         .unwrap_or("pure Rust");
     assert_eq!(
-        old_engine,
-        h("typed-hpke engine"),
-        "COMPARE_RERUN: the results file was made with another engine"
+        old_backend,
+        h("typed-hpke backend"),
+        "COMPARE_RERUN: the results file was made with another backend"
     );
     assert!(
         old.lines().any(|l| l == "# quick: false") && h("quick") == "false",

@@ -388,7 +388,7 @@ dh_floor!(DhKemP384HkdfSha384, prim::P384, sha2::Sha384);
 dh_floor!(DhKemP521HkdfSha512, prim::P521, sha2::Sha512);
 dh_floor!(DhKemSecp256k1HkdfSha256, prim::K256, sha2::Sha256);
 
-/// ML-KEM called bare on libcrux, as typed-hpke's engine calls it: the unpacked key pair and
+/// ML-KEM called bare on libcrux, as typed-hpke's libcrux backend calls it: the unpacked key pair and
 /// public key, with the implementation the CPU selects (AVX2 where it has it).
 mod libcrux_floor {
     macro_rules! floor {

@@ -1,7 +1,7 @@
 //! The limit: the fastest implementation of each primitive reachable from crates.io, called
 //! bare. Here aws-lc-rs: X25519 and P-256/384/521 key generation and agreement, ML-KEM, AES-GCM,
 //! ChaCha20-Poly1305, HKDF, SHA3-256. (libcrux-ml-kem, the other candidate, is typed-hpke's own
-//! engine, so its bare calls are already the floor's ML-KEM rows; the report takes whichever of
+//! ML-KEM backend, so its bare calls are already the floor's ML-KEM rows; the report takes whichever of
 //! the two is faster on each row.)
 //!
 //! The DH-KEM rows are a complete DHKEM (RFC 9180 §4.1, §7.1.3) on aws-lc-rs primitives, from the
@@ -382,7 +382,7 @@ fn aead_job(row: &Row, fix: &Fixture) -> Option<Job> {
         aead::Nonce::assume_unique_for_key(n)
     };
     let pt = fix.pt.clone();
-    // The same shape as typed-hpke's context rows, so that the ratio measures the engine and not
+    // The same shape as typed-hpke's context rows, so that the ratio measures the primitive and not
     // the harness: a seal returns a new `Vec` (`ciphertext || tag`); an open reads one of a
     // batch of ciphertexts sealed under consecutive nonces before the clock starts (a fresh
     // ciphertext each call, as a receiver's sequence requires) and returns a new `Vec` of

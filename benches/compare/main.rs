@@ -390,7 +390,7 @@ fn main() {
         ),
         ("quick", quick_mode.to_string()),
         (
-            "typed-hpke engine",
+            "typed-hpke backend",
             if cfg!(feature = "aws-lc-rs") {
                 "aws-lc-rs"
             } else {

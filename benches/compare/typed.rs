@@ -28,8 +28,8 @@ pub fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(0x5eed)
 }
 
-/// The generator typed-hpke's timed rows draw from. On the pure-Rust engine, the seeded one.
-/// With `aws-lc-rs`, `typed_hpke::OsRng`, as a user of that engine would pass: for it aws-lc
+/// The generator typed-hpke's timed rows draw from. On the pure-Rust backend, the seeded one.
+/// With `aws-lc-rs`, `typed_hpke::OsRng`, as a user of that backend would pass: for it aws-lc
 /// makes the NIST keys itself (one base-point multiplication, not the two of importing a drawn
 /// scalar; see `OsRng`'s docs), as rustls' HPKE and the limit's bare aws-lc calls do.
 #[cfg(not(feature = "aws-lc-rs"))]

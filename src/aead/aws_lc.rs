@@ -1,4 +1,4 @@
-//! The aws-lc-rs AEAD engine (feature `aws-lc-rs`): AES-128-GCM, AES-256-GCM and
+//! The aws-lc-rs AEAD backend (feature `aws-lc-rs`): AES-128-GCM, AES-256-GCM and
 //! ChaCha20-Poly1305 on aws-lc-rs for every seal, and for every open whose output is a buffer
 //! the crate allocates (the `Vec`-returning `open`s).
 //!

@@ -1,4 +1,4 @@
-//! The pure-Rust AEAD engine: RustCrypto's `aes-gcm` and `chacha20poly1305`.
+//! The pure-Rust AEAD backend: RustCrypto's `aes-gcm` and `chacha20poly1305`.
 
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit, Nonce, Tag};

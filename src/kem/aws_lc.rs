@@ -1,4 +1,4 @@
-//! The aws-lc-rs engine for the classical Diffie-Hellman groups (feature `aws-lc-rs`).
+//! The aws-lc-rs backend for the classical Diffie-Hellman groups (feature `aws-lc-rs`).
 //!
 //! With the feature on, X25519, P-256, P-384 and P-521 key generation and `DH` run on aws-lc-rs.
 //! What makes the KEM correct stays in this crate and does not lean on aws-lc: the scalars are
@@ -7,8 +7,8 @@
 //! own key generation and then range-checked here, see [`is_os_rng`]); public keys are
 //! validated here before aws-lc parses them (§7.1.1 encoding, §7.1.4 validation); the X25519
 //! all-zero check (§7.1.4) is made here on aws-lc's output. Every error is therefore the one
-//! the pure-Rust engine gives for the same input (`tests/engine_errors.rs` pins that under both
-//! engines).
+//! the pure-Rust backend gives for the same input (`tests/backend_errors.rs` pins that under both
+//! backends).
 //!
 //! Secrets: a [`Scalar`] keeps its bytes in a wiped buffer beside aws-lc's key; aws-lc frees its
 //! keys with `OPENSSL_free`, which cleanses the memory; the shared secret aws-lc-rs hands over
@@ -159,7 +159,7 @@ impl<M: ArraySize> fmt::Debug for Point<M> {
 }
 
 impl<M: ArraySize> Point<M> {
-    /// Parses `bytes`, which the caller has validated as the pure-Rust engine does; aws-lc's own
+    /// Parses `bytes`, which the caller has validated as the pure-Rust backend does; aws-lc's own
     /// checks (the point on the curve) must agree, and a refusal is
     /// [`Error::InvalidPublicKey`] either way.
     pub(crate) fn parse(alg: &'static Algorithm, bytes: &[u8]) -> Result<Self, Error> {
@@ -201,7 +201,7 @@ impl<M: ArraySize> Point<M> {
 /// import costs a second base-point multiplication (aws-lc-rs runs aws-lc's pairwise check on
 /// every imported key), so a sender setup is about a third faster. Any other generator, seeded
 /// ones in particular, keeps the drawn-and-imported path, so what it produces is the same under
-/// both engines.
+/// both backends.
 ///
 /// The type is recognised by its name: `R` need not be `'static`, so `TypeId` is out of reach.
 /// Both names are the compiler's, fixed for the build, and two types share a name only if they
@@ -244,7 +244,7 @@ pub(crate) fn generate_in_range<C: elliptic_curve::CurveArithmetic>(
 }
 
 /// A NIST scalar from `bytes` if they are in `[1, n)`: the range check is RustCrypto's, in
-/// constant time, the one the pure-Rust engine makes; only a scalar in range reaches aws-lc.
+/// constant time, the one the pure-Rust backend makes; only a scalar in range reaches aws-lc.
 #[cfg(feature = "nist")]
 pub(crate) fn import_in_range<C: elliptic_curve::CurveArithmetic>(
     alg: &'static Algorithm,

@@ -143,7 +143,7 @@ fn combine(
 }
 
 macro_rules! hybrid_kem {
-    ($(#[$doc:meta])* $name:ident, $engine:ident, $group:ty, $id:literal, $label:expr,
+    ($(#[$doc:meta])* $name:ident, $params:ident, $group:ty, $id:literal, $label:expr,
      $npk:ident, $nenc:ident, $nseed_t:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -157,7 +157,7 @@ macro_rules! hybrid_kem {
 
             fn from_seed(seed: Zeroizing<[u8; 32]>) -> Option<<Self as Kem>::Sk> {
                 let (seed_m, sk_t) = expand_seed::<$group, $nseed_t>(&seed)?;
-                let (dk_m, ek_m, pk_m) = $engine::DecapKey::from_seed(seed_m, Backend::detect());
+                let (dk_m, ek_m, pk_m) = $params::DecapKey::from_seed(seed_m, Implementation::detect());
                 let (pk_t, pk_t_bytes) = <$group as DhEngine<$group>>::public(&sk_t);
                 // pk = concat(pk_PQ, pk_T)
                 let mut bytes = Array::<u8, $npk>::default();
@@ -215,8 +215,8 @@ macro_rules! hybrid_kem {
             type NEnc = $nenc;
             type NPk = $npk;
             type NSk = U32;
-            type Sk = HybridPrivateKey<$engine::DecapKey, $engine::EncapKey, $group, $npk>;
-            type Pk = HybridPublicKey<$engine::EncapKey, $group, $npk>;
+            type Sk = HybridPrivateKey<$params::DecapKey, $params::EncapKey, $group, $npk>;
+            type Pk = HybridPublicKey<$params::EncapKey, $group, $npk>;
             // The traditional half's table; the ML-KEM half is expanded when parsed.
             type Prepared = <$group as DhGroup>::Table;
             type Engine = Self;
@@ -252,8 +252,8 @@ macro_rules! hybrid_kem {
             ) -> Result<SharedSecret<Self>, Error> {
                 let sk = &sk_r.sk;
                 // (ct_PQ, ct_T) = enc
-                let (ct_m, ct_t) = enc.enc.split_at($engine::NCT);
-                let ct_m: &[u8; $engine::NCT] = ct_m.try_into().map_err(|_| Error::Decap)?;
+                let (ct_m, ct_t) = enc.enc.split_at($params::NCT);
+                let ct_m: &[u8; $params::NCT] = ct_m.try_into().map_err(|_| Error::Decap)?;
                 let pk_e = <$group as DhEngine<$group>>::point_from_bytes(ct_t).map_err(|_| Error::Decap)?;
                 // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), with the cached expanded key
                 let ss_m = sk.dk_m.decapsulate(ct_m);
@@ -330,9 +330,9 @@ macro_rules! hybrid_kem {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 let npk_t = <<$group as DhGroup>::NPk as Unsigned>::USIZE;
                 let (pk_m, pk_t) = bytes.split_at(bytes.len() - npk_t);
-                let pk_m: &[u8; $engine::NPK] = pk_m.try_into().map_err(|_| Error::InvalidPublicKey)?;
+                let pk_m: &[u8; $params::NPK] = pk_m.try_into().map_err(|_| Error::InvalidPublicKey)?;
                 // FIPS 203 modulus check on the ML-KEM half, group validation on the other.
-                let ek_m = $engine::EncapKey::from_bytes(pk_m, Backend::detect())
+                let ek_m = $params::EncapKey::from_bytes(pk_m, Implementation::detect())
                     .ok_or(Error::InvalidPublicKey)?;
                 let pk_t = <$group as DhEngine<$group>>::point_from_bytes(pk_t)?;
                 Ok(HybridPublicKey { ek_m, pk_t, bytes })
@@ -356,7 +356,7 @@ mod kems {
 
     use super::{DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, random_scalar};
     use crate::Error;
-    use crate::kem::ml_kem_engine::{Backend, mlkem768, mlkem1024};
+    use crate::kem::libcrux::{Implementation, mlkem768, mlkem1024};
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
     use crate::sealed::DhEngine;
 

@@ -63,7 +63,7 @@ pub(crate) fn derive_seed(kem_id: u16, ikm: &[u8], seed: &mut [u8]) -> Result<()
 }
 
 macro_rules! ml_kem {
-    ($(#[$doc:meta])* $name:ident, $engine:ident, $id:literal, $npk:ident, $nenc:ident) => {
+    ($(#[$doc:meta])* $name:ident, $params:ident, $id:literal, $npk:ident, $nenc:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -73,7 +73,7 @@ macro_rules! ml_kem {
         impl $name {
             /// `expandDecapsKey(dk)`: ML-KEM.KeyGen_internal(d, z), done once per key.
             fn from_seed(seed: Zeroizing<[u8; 64]>) -> <Self as Kem>::Sk {
-                let (dk, ek, bytes) = $engine::DecapKey::from_seed(seed, Backend::detect());
+                let (dk, ek, bytes) = $params::DecapKey::from_seed(seed, Implementation::detect());
                 MlKemPrivateKey { dk, public: MlKemPublicKey { ek, bytes: Array(bytes) } }
             }
 
@@ -98,8 +98,8 @@ macro_rules! ml_kem {
             type NEnc = $nenc;
             type NPk = $npk;
             type NSk = U64;
-            type Sk = MlKemPrivateKey<$engine::DecapKey, $engine::EncapKey, $npk>;
-            type Pk = MlKemPublicKey<$engine::EncapKey, $npk>;
+            type Sk = MlKemPrivateKey<$params::DecapKey, $params::EncapKey, $npk>;
+            type Pk = MlKemPublicKey<$params::EncapKey, $npk>;
             // The parsed key is libcrux's unpacked form, the matrix already expanded: there is
             // nothing further to precompute.
             type Prepared = ();
@@ -190,7 +190,7 @@ macro_rules! ml_kem {
             fn pk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Pk, Error> {
                 let bytes = Array::<u8, $npk>::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
                 // FIPS 203 §7.2 encapsulation key check: every coefficient below q.
-                let ek = $engine::EncapKey::from_bytes(&bytes.0, Backend::detect())
+                let ek = $params::EncapKey::from_bytes(&bytes.0, Implementation::detect())
                     .ok_or(Error::InvalidPublicKey)?;
                 Ok(MlKemPublicKey { ek, bytes })
             }
@@ -211,7 +211,7 @@ mod kems {
 
     use super::{MlKemPrivateKey, MlKemPublicKey, derive_seed};
     use crate::Error;
-    use crate::kem::ml_kem_engine::{Backend, mlkem512, mlkem768, mlkem1024};
+    use crate::kem::libcrux::{Implementation, mlkem512, mlkem768, mlkem1024};
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 
     ml_kem!(

@@ -1,7 +1,7 @@
 //! DHKEM(P-256, HKDF-SHA256) 0x0010, DHKEM(P-384, HKDF-SHA384) 0x0011 and
 //! DHKEM(P-521, HKDF-SHA512) 0x0012 (RFC 9180 §7.1).
 //!
-//! The pure-Rust engine is the generic Weierstrass one (`super::weierstrass`). With the feature
+//! The pure-Rust backend is the generic Weierstrass one (`super::weierstrass`). With the feature
 //! `aws-lc-rs` the three curves run on aws-lc-rs instead (`super::aws_lc`), with the same
 //! sampling, derivation and validation code in front of it.
 
@@ -10,7 +10,7 @@ use hybrid_array::typenum::{U32, U48, U64};
 use super::dhkem::DhKem;
 
 #[cfg(not(feature = "aws-lc-rs"))]
-macro_rules! engine {
+macro_rules! backend {
     ($group:ident, $curve:ty, $alg:ident, $id:literal, $mask:literal, $hash:ty, $nsecret:ty) => {
         impl super::weierstrass::WeierstrassKem for $group {
             type Curve = $curve;
@@ -24,14 +24,14 @@ macro_rules! engine {
 
 /// The group on aws-lc-rs: its scalar and point hold the bytes beside aws-lc's key and parsed
 /// point. The candidates are drawn, derived and range-checked by the same functions as the
-/// pure-Rust engine's, with RustCrypto's constant-time check against the group order, and only
+/// pure-Rust backend's, with RustCrypto's constant-time check against the group order, and only
 /// then imported (except that for [`crate::OsRng`] aws-lc generates the key, which is then
 /// range-checked the same way: `aws_lc::is_os_rng`); points are checked for the uncompressed
 /// encoding here before aws-lc checks that they lie on the curve. There is no prepared table:
 /// on these curves aws-lc's variable-base multiplication was measured faster than this crate's
 /// table over RustCrypto arithmetic, so a prepared key multiplies as a plain one does.
 #[cfg(feature = "aws-lc-rs")]
-macro_rules! engine {
+macro_rules! backend {
     ($group:ident, $curve:ty, $alg:ident, $id:literal, $mask:literal, $hash:ty, $nsecret:ty) => {
         // In a block of its own, for the size aliases.
         const _: () = {
@@ -147,7 +147,7 @@ macro_rules! nist_kem {
 
         impl crate::sealed::Sealed for $group {}
 
-        engine!($group, $curve, $alg, $id, $mask, $hash, $nsecret);
+        backend!($group, $curve, $alg, $id, $mask, $hash, $nsecret);
     };
 }
 

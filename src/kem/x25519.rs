@@ -56,13 +56,13 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
 // aws-lc's X25519), so the key serializes as the bytes it was made from (draft-ietf-hpke-hpke
 // §7.1.2, where RFC 9180 §7.1.2 clamped on (de)serialization; the DH results are the same).
 
-/// The engine's scalar and point, and the two operations that differ between engines.
+/// The backend's scalar and point, and the two operations that differ between backends.
 type Scalar = <X25519 as DhGroup>::Scalar;
 type Point = <X25519 as DhGroup>::Point;
 
-/// The pure-Rust engine: the scalar and the point are their bytes.
+/// The pure-Rust backend: the scalar and the point are their bytes.
 #[cfg(not(feature = "aws-lc-rs"))]
-mod engine {
+mod backend {
     use hybrid_array::Array;
     use hybrid_array::typenum::U32;
     use subtle::Choice;
@@ -107,9 +107,9 @@ mod engine {
     }
 }
 
-/// The aws-lc-rs engine (feature `aws-lc-rs`): the bytes beside aws-lc's key and parsed point.
+/// The aws-lc-rs backend (feature `aws-lc-rs`): the bytes beside aws-lc's key and parsed point.
 #[cfg(feature = "aws-lc-rs")]
-mod engine {
+mod backend {
     use aws_lc_rs::agreement::X25519;
     use hybrid_array::Array;
     use hybrid_array::typenum::U32;
@@ -161,8 +161,8 @@ impl DhGroup for X25519 {
     type NPk = U32;
     type NSk = U32;
     type NDh = U32;
-    type Scalar = engine::Scalar;
-    type Point = engine::Point;
+    type Scalar = backend::Scalar;
+    type Point = backend::Point;
     /// The Edwards lift's radix-16 table; `None` for a `u` on the twist, which has no lift.
     #[cfg(feature = "alloc")]
     type Table = Option<alloc::boxed::Box<EdwardsBasepointTable>>;
@@ -176,49 +176,49 @@ impl DhEngine<X25519> for X25519 {
         // Every 32-byte string is a valid key (§7.1.3): never `None`.
         let mut k = Zeroizing::new([0u8; 32]);
         rng.fill_bytes(&mut k[..]);
-        Some(engine::scalar(k))
+        Some(backend::scalar(k))
     }
 
     fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
-        Ok(engine::scalar(Zeroizing::new(sk.0)))
+        Ok(backend::scalar(Zeroizing::new(sk.0)))
     }
 
     fn scalar_from_bytes(bytes: &[u8]) -> Result<Scalar, Error> {
         // Any 32 bytes are a key, kept as given; the multiplications clamp.
-        Ok(engine::scalar(Zeroizing::new(
+        Ok(backend::scalar(Zeroizing::new(
             <[u8; 32]>::try_from(bytes).map_err(|_| Error::InvalidPrivateKey)?,
         )))
     }
 
     fn scalar_to_bytes(sk: &Scalar) -> Zeroizing<Array<u8, U32>> {
         // The bytes the key was made from (draft-ietf-hpke-hpke §7.1.2).
-        Zeroizing::new(Array(*engine::scalar_bytes(sk)))
+        Zeroizing::new(Array(*backend::scalar_bytes(sk)))
     }
 
     fn scalar_ct_eq(a: &Scalar, b: &Scalar) -> Choice {
-        engine::scalar_ct_eq(a, b)
+        backend::scalar_ct_eq(a, b)
     }
 
     fn public(sk: &Scalar) -> (Point, Array<u8, U32>) {
-        engine::public(sk)
+        backend::public(sk)
     }
 
     fn point_from_bytes(bytes: &[u8]) -> Result<Point, Error> {
         // Any 32 bytes are a u-coordinate (RFC 7748 §5); bad points are caught by the all-zero
         // check on the DH output (§7.1.4).
-        engine::point(bytes).ok_or(Error::InvalidPublicKey)
+        backend::point(bytes).ok_or(Error::InvalidPublicKey)
     }
 
     fn dh(sk: &Scalar, pk: &Point, out: &mut Array<u8, U32>) -> Choice {
-        engine::dh(sk, pk, out)
+        backend::dh(sk, pk, out)
     }
 
     #[cfg(feature = "alloc")]
     fn prepare(pk: &Point) -> <Self as DhGroup>::Table {
         // The lift is the one `x25519` multiplies; a twist point keeps the ladder.
-        curve25519_dalek::MontgomeryPoint(*engine::point_bytes(pk))
+        curve25519_dalek::MontgomeryPoint(*backend::point_bytes(pk))
             .to_edwards(0)
             .map(|point| alloc::boxed::Box::new(EdwardsBasepointTable::create(&point)))
     }
@@ -250,7 +250,7 @@ impl DhEngine<X25519> for X25519 {
             // the group order), so a small-order component of P is multiplied as the ladder
             // multiplies it; the table's lookups are constant time. Product and output are
             // wiped.
-            let product = Zeroizing::new(table.mul_base_clamped(*engine::scalar_bytes(sk)));
+            let product = Zeroizing::new(table.mul_base_clamped(*backend::scalar_bytes(sk)));
             let u = Zeroizing::new(product.to_montgomery().to_bytes());
             out.copy_from_slice(&u[..]);
             return !is_all_zero(&out.0);

@@ -151,14 +151,14 @@ macro_rules! any_keys {
         #[derive(Clone, Debug)] // the typed keys' `Debug` is redacted
         #[allow(clippy::large_enum_variant)]
         pub(crate) enum AnySk {
-            $($(#[$cfg])* $v(crate::PrivateKey<$k>),)*
+            $($(#[$cfg])* $v(super::typed::PrivateKey<$k>),)*
         }
 
         /// A typed public key of whichever KEM.
         #[derive(Clone, Debug)]
         #[allow(clippy::large_enum_variant)]
         pub(crate) enum AnyPk {
-            $($(#[$cfg])* $v(crate::PublicKey<$k>),)*
+            $($(#[$cfg])* $v(super::typed::PublicKey<$k>),)*
         }
 
         typed_conversions!(AnySk, PrivateKey, $($(#[$cfg])* $v: $k,)*);

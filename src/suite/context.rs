@@ -10,6 +10,7 @@ use crate::kdf::Kdf;
 use crate::kem::Kem;
 use crate::suite::Suite;
 use crate::suite::any::{AnyAead, AnyExporter};
+use crate::suite::typed;
 use crate::util::Hex;
 
 #[cfg(feature = "alloc")]
@@ -217,7 +218,7 @@ pub struct EncappedKey {
 }
 
 impl EncappedKey {
-    pub(crate) fn from_typed<K: Kem>(enc: &crate::EncappedKey<K>) -> Result<Self, Error> {
+    pub(crate) fn from_typed<K: Kem>(enc: &typed::EncappedKey<K>) -> Result<Self, Error> {
         let src = enc.as_bytes();
         let mut bytes = [0u8; MAX_ENC_LEN];
         bytes

@@ -11,6 +11,7 @@ use zeroize::ZeroizeOnDrop;
 use crate::Error;
 use crate::kem::Kem;
 use crate::suite::any::{AnyPk, AnySk};
+use crate::suite::typed;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -59,7 +60,7 @@ pub(crate) trait PreparedAny: core::any::Any + Send + Sync {
 }
 
 #[cfg(feature = "alloc")]
-impl<K: Kem> PreparedAny for crate::kem::PreparedPublicKey<K> {
+impl<K: Kem> PreparedAny for typed::PreparedPublicKey<K> {
     fn clone_box(&self) -> alloc::boxed::Box<dyn PreparedAny> {
         alloc::boxed::Box::new(self.clone())
     }
@@ -78,13 +79,11 @@ impl Clone for Prepared {
 
 #[cfg(feature = "alloc")]
 impl Prepared {
-    pub(crate) fn new<K: Kem>(pk: &crate::PublicKey<K>) -> Self {
-        Self(alloc::boxed::Box::new(crate::kem::PreparedPublicKey::new(
-            pk,
-        )))
+    pub(crate) fn new<K: Kem>(pk: &typed::PublicKey<K>) -> Self {
+        Self(alloc::boxed::Box::new(typed::PreparedPublicKey::new(pk)))
     }
 
-    fn typed<K: Kem>(&self) -> Option<&crate::kem::PreparedPublicKey<K>> {
+    fn typed<K: Kem>(&self) -> Option<&typed::PreparedPublicKey<K>> {
         self.0.as_any().downcast_ref()
     }
 }
@@ -105,7 +104,7 @@ impl PrivateKey {
     }
 
     /// The typed key inside, if it is a key of `K`.
-    pub fn as_typed<K: Kem>(&self) -> Option<&crate::PrivateKey<K>> {
+    pub fn as_typed<K: Kem>(&self) -> Option<&typed::PrivateKey<K>> {
         self.0.typed::<K>()
     }
 
@@ -123,7 +122,7 @@ impl PublicKey {
     }
 
     /// The typed key inside, if it is a key of `K`.
-    pub fn as_typed<K: Kem>(&self) -> Option<&crate::PublicKey<K>> {
+    pub fn as_typed<K: Kem>(&self) -> Option<&typed::PublicKey<K>> {
         self.0.typed::<K>()
     }
 
@@ -150,14 +149,14 @@ impl PublicKey {
     }
 }
 
-impl<K: Kem> From<crate::PrivateKey<K>> for PrivateKey {
-    fn from(key: crate::PrivateKey<K>) -> Self {
+impl<K: Kem> From<typed::PrivateKey<K>> for PrivateKey {
+    fn from(key: typed::PrivateKey<K>) -> Self {
         Self(AnySk::from_typed(key))
     }
 }
 
-impl<K: Kem> From<crate::PublicKey<K>> for PublicKey {
-    fn from(key: crate::PublicKey<K>) -> Self {
+impl<K: Kem> From<typed::PublicKey<K>> for PublicKey {
+    fn from(key: typed::PublicKey<K>) -> Self {
         Self(
             AnyPk::from_typed(key),
             #[cfg(feature = "alloc")]
@@ -315,9 +314,9 @@ impl<T> core::ops::Deref for Resolved<'_, T> {
 
 pub(crate) fn resolve_sk<K: Kem>(
     arg: KeyArg<'_, PrivateKey>,
-) -> Result<Resolved<'_, crate::PrivateKey<K>>, Error> {
+) -> Result<Resolved<'_, typed::PrivateKey<K>>, Error> {
     match arg {
-        KeyArg::Bytes(b) => crate::PrivateKey::<K>::from_bytes(b).map(Resolved::Owned),
+        KeyArg::Bytes(b) => typed::PrivateKey::<K>::from_bytes(b).map(Resolved::Owned),
         KeyArg::Parsed(k) => k
             .as_typed::<K>()
             .map(Resolved::Borrowed)
@@ -328,26 +327,26 @@ pub(crate) fn resolve_sk<K: Kem>(
 /// The recipient key of a sender call: the typed key, and its table if the runtime key was
 /// prepared.
 pub(crate) fn recipient<'a, K: Kem>(
-    pk: &'a crate::PublicKey<K>,
+    pk: &'a typed::PublicKey<K>,
     arg: KeyArg<'a, PublicKey>,
-) -> crate::kem::RecipientRef<'a, K> {
+) -> typed::RecipientRef<'a, K> {
     #[cfg(feature = "alloc")]
     let prepared = match arg {
         KeyArg::Parsed(PublicKey(_, Some(prepared))) => prepared
             .typed::<K>()
-            .and_then(crate::kem::RecipientKey::precomputed),
+            .and_then(typed::RecipientKey::precomputed),
         _ => None,
     };
     #[cfg(not(feature = "alloc"))]
     let (prepared, _) = (None, arg);
-    crate::kem::RecipientRef { pk, prepared }
+    typed::RecipientRef { pk, prepared }
 }
 
 pub(crate) fn resolve_pk<K: Kem>(
     arg: KeyArg<'_, PublicKey>,
-) -> Result<Resolved<'_, crate::PublicKey<K>>, Error> {
+) -> Result<Resolved<'_, typed::PublicKey<K>>, Error> {
     match arg {
-        KeyArg::Bytes(b) => crate::PublicKey::<K>::from_bytes(b).map(Resolved::Owned),
+        KeyArg::Bytes(b) => typed::PublicKey::<K>::from_bytes(b).map(Resolved::Owned),
         KeyArg::Parsed(k) => k
             .as_typed::<K>()
             .map(Resolved::Borrowed)

@@ -22,6 +22,7 @@ use crate::aead::{Aead, ExportOnly};
 use crate::kdf::Kdf;
 use crate::kem::{AuthKem, Kem};
 use crate::suite::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
+use crate::suite::typed;
 use crate::{Error, Hpke, Psk};
 
 /// Generates one dispatcher: `kem_id` -> `kdf_id` -> `aead_id` -> `visitor.visit::<K, F, A>()`.
@@ -142,7 +143,7 @@ pub(super) struct ParseSk<'a>(pub &'a [u8]);
 impl Visitor for ParseSk<'_> {
     type Output = Result<PrivateKey, Error>;
     fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-        Ok(crate::PrivateKey::<K>::from_bytes(self.0)?.into())
+        Ok(typed::PrivateKey::<K>::from_bytes(self.0)?.into())
     }
 }
 
@@ -150,7 +151,7 @@ pub(super) struct ParsePk<'a>(pub &'a [u8]);
 impl Visitor for ParsePk<'_> {
     type Output = Result<PublicKey, Error>;
     fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Self::Output {
-        Ok(crate::PublicKey::<K>::from_bytes(self.0)?.into())
+        Ok(typed::PublicKey::<K>::from_bytes(self.0)?.into())
     }
 }
 
@@ -184,7 +185,7 @@ pub(super) struct SetupSender<'a, R: ?Sized> {
 type Sender = Result<(EncappedKey, SenderContext), Error>;
 
 fn sender<K: Kem, F: Kdf, A: Aead>(
-    (enc, ctx): (crate::EncappedKey<K>, crate::SenderContext<K, F, A>),
+    (enc, ctx): (typed::EncappedKey<K>, typed::SenderContext<K, F, A>),
 ) -> Sender {
     Ok((EncappedKey::from_typed(&enc)?, SenderContext::from(ctx)))
 }
@@ -263,7 +264,7 @@ type Receiver = Result<ReceiverContext, Error>;
 impl Visitor for SetupReceiver<'_> {
     type Output = Receiver;
     fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Receiver {
-        let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
         let sk_r = resolve_sk::<K>(self.sk_r)?;
         let ctx = match self.psk {
             None => Hpke::<K, F, A>::setup_receiver_base(&enc, &sk_r, self.info)?,
@@ -276,7 +277,7 @@ impl Visitor for SetupReceiver<'_> {
 impl AuthVisitor for SetupReceiver<'_> {
     type Output = Receiver;
     fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Receiver {
-        let enc = crate::EncappedKey::<K>::from_bytes(self.enc)?;
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
         let sk_r = resolve_sk::<K>(self.sk_r)?;
         let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
         let pk_s = resolve_pk::<K>(KeyArg::Parsed(pk_s))?;

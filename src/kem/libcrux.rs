@@ -1,5 +1,5 @@
-//! The ML-KEM engine: FIPS 203 ML-KEM computed by `libcrux-ml-kem`, in its unpacked
-//! (pre-expanded) key forms.
+//! The libcrux backend of the ML-KEM KEMs and of the hybrids' ML-KEM half: FIPS 203 ML-KEM
+//! computed by `libcrux-ml-kem`, in its unpacked (pre-expanded) key forms.
 //!
 //! A decapsulation key holds the key pair libcrux expands from the seed `d || z` once (the NTT
 //! form of `s`, the matrix `A`, `t`, `H(ek)` and `z`), so decapsulation samples no matrix and
@@ -8,7 +8,7 @@
 //!
 //! libcrux ships three implementations of every operation: portable Rust, AVX2 (x86_64) and
 //! NEON (aarch64). The unpacked forms are typed by implementation, so each key records the one
-//! it was built for, chosen by [`Backend::detect`] with the CPU-feature test libcrux's own
+//! it was built for, chosen by [`Implementation::detect`] with the CPU-feature test libcrux's own
 //! multiplexing uses; keys never mix implementations. The SIMD code is only reachable when the
 //! running CPU has the feature.
 //!
@@ -21,7 +21,7 @@
 
 /// Which of libcrux's implementations a key was built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
+pub(crate) enum Implementation {
     /// Portable Rust, every target.
     Portable,
     /// AVX2, x86_64 CPUs that have it.
@@ -32,23 +32,23 @@ pub(crate) enum Backend {
     Neon,
 }
 
-impl Backend {
+impl Implementation {
     /// The fastest implementation the running CPU supports.
     pub(crate) fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         if libcrux_platform::simd256_support() {
-            return Backend::Avx2;
+            return Implementation::Avx2;
         }
         #[cfg(target_arch = "aarch64")]
         if libcrux_platform::simd128_support() {
-            return Backend::Neon;
+            return Implementation::Neon;
         }
-        Backend::Portable
+        Implementation::Portable
     }
 }
 
 /// `match` over a key's implementation, with `$m` naming libcrux's module for it.
-macro_rules! per_backend {
+macro_rules! per_implementation {
     ($enum:ident, $value:expr, |$key:ident| $body:expr) => {
         match $value {
             $enum::Portable($key) => $body,
@@ -78,13 +78,13 @@ macro_rules! per_backend {
     };
 }
 
-macro_rules! engine {
+macro_rules! parameter_set {
     ($module:ident, $lib:ident, $pair:ident, $public:ident, $pk:ident, $ct:ident, $npk:literal, $nct:literal) => {
         pub(crate) mod $module {
             use libcrux_ml_kem::$lib as lib;
             use zeroize::{ZeroizeOnDrop, Zeroizing};
 
-            use super::Backend;
+            use super::Implementation;
 
             /// `Npk`, the encapsulation key's length.
             pub(crate) const NPK: usize = $npk;
@@ -125,7 +125,7 @@ macro_rules! engine {
                 /// decapsulation key, the encapsulation key and the latter's bytes.
                 pub(crate) fn from_seed(
                     seed: Zeroizing<[u8; 64]>,
-                    backend: Backend,
+                    implementation: Implementation,
                 ) -> (Self, EncapKey, [u8; NPK]) {
                     macro_rules! generate {
                         ($variant:ident, $m:ident) => {{
@@ -136,12 +136,12 @@ macro_rules! engine {
                             (Pair::$variant(pair), public, bytes)
                         }};
                     }
-                    let (pair, public, bytes) = match backend {
-                        Backend::Portable => generate!(Portable, portable),
+                    let (pair, public, bytes) = match implementation {
+                        Implementation::Portable => generate!(Portable, portable),
                         #[cfg(target_arch = "x86_64")]
-                        Backend::Avx2 => generate!(Avx2, avx2),
+                        Implementation::Avx2 => generate!(Avx2, avx2),
                         #[cfg(target_arch = "aarch64")]
-                        Backend::Neon => generate!(Neon, neon),
+                        Implementation::Neon => generate!(Neon, neon),
                     };
                     (Self { seed, pair }, EncapKey(public), *bytes.as_slice())
                 }
@@ -152,28 +152,28 @@ macro_rules! engine {
                 }
 
                 /// The implementation this key was built for.
-                pub(crate) fn backend(&self) -> Backend {
-                    Backend::from(&self.pair)
+                pub(crate) fn implementation(&self) -> Implementation {
+                    Implementation::from(&self.pair)
                 }
 
                 /// `ML-KEM.Decaps_internal(dk, c)` (FIPS 203 §6.3), implicit rejection included:
                 /// a ciphertext that does not re-encrypt yields `J(z || c)`, never an error.
                 pub(crate) fn decapsulate(&self, ct: &[u8; NCT]) -> Zeroizing<[u8; 32]> {
                     let ct = lib::$ct::from(ct);
-                    per_backend!(Pair, &self.pair, |pair, m| Zeroizing::new(
+                    per_implementation!(Pair, &self.pair, |pair, m| Zeroizing::new(
                         m::unpacked::decapsulate(pair, &ct)
                     ))
                 }
             }
 
-            impl From<&Pair> for Backend {
+            impl From<&Pair> for Implementation {
                 fn from(pair: &Pair) -> Self {
                     match pair {
-                        Pair::Portable(_) => Backend::Portable,
+                        Pair::Portable(_) => Implementation::Portable,
                         #[cfg(target_arch = "x86_64")]
-                        Pair::Avx2(_) => Backend::Avx2,
+                        Pair::Avx2(_) => Implementation::Avx2,
                         #[cfg(target_arch = "aarch64")]
-                        Pair::Neon(_) => Backend::Neon,
+                        Pair::Neon(_) => Implementation::Neon,
                     }
                 }
             }
@@ -182,14 +182,14 @@ macro_rules! engine {
                 /// libcrux's expanded key pair is not `Clone`: the copy is expanded again from
                 /// the seed, for the same implementation.
                 fn clone(&self) -> Self {
-                    Self::from_seed(self.seed.clone(), self.backend()).0
+                    Self::from_seed(self.seed.clone(), self.implementation()).0
                 }
             }
 
             impl Drop for DecapKey {
                 fn drop(&mut self) {
                     // libcrux's default key pair is all zeros; see the module documentation.
-                    per_backend!(Pair, &mut self.pair, |pair| {
+                    per_implementation!(Pair, &mut self.pair, |pair| {
                         *pair = Default::default();
                         core::hint::black_box(&*pair);
                     })
@@ -215,7 +215,10 @@ macro_rules! engine {
             impl EncapKey {
                 /// Parses `ek` after the FIPS 203 §7.2 encapsulation key check (every
                 /// coefficient below `q`), and expands it: `None` when the check fails.
-                pub(crate) fn from_bytes(bytes: &[u8; NPK], backend: Backend) -> Option<Self> {
+                pub(crate) fn from_bytes(
+                    bytes: &[u8; NPK],
+                    implementation: Implementation,
+                ) -> Option<Self> {
                     let bytes = lib::$pk::from(bytes);
                     macro_rules! parse {
                         ($variant:ident, $m:ident) => {{
@@ -228,19 +231,19 @@ macro_rules! engine {
                             Public::$variant(public)
                         }};
                     }
-                    Some(EncapKey(match backend {
-                        Backend::Portable => parse!(Portable, portable),
+                    Some(EncapKey(match implementation {
+                        Implementation::Portable => parse!(Portable, portable),
                         #[cfg(target_arch = "x86_64")]
-                        Backend::Avx2 => parse!(Avx2, avx2),
+                        Implementation::Avx2 => parse!(Avx2, avx2),
                         #[cfg(target_arch = "aarch64")]
-                        Backend::Neon => parse!(Neon, neon),
+                        Implementation::Neon => parse!(Neon, neon),
                     }))
                 }
 
                 /// `ML-KEM.Encaps_internal(ek, m)` (FIPS 203 §6.2): the ciphertext and the
                 /// shared secret.
                 pub(crate) fn encapsulate(&self, m: &[u8; 32]) -> ([u8; NCT], Zeroizing<[u8; 32]>) {
-                    per_backend!(Public, &self.0, |public, b| {
+                    per_implementation!(Public, &self.0, |public, b| {
                         let (ct, ss) = b::unpacked::encapsulate(public, *m);
                         (*ct.as_slice(), Zeroizing::new(ss))
                     })
@@ -250,7 +253,7 @@ macro_rules! engine {
     };
 }
 
-engine!(
+parameter_set!(
     mlkem512,
     mlkem512,
     MlKem512KeyPairUnpacked,
@@ -260,7 +263,7 @@ engine!(
     800,
     768
 );
-engine!(
+parameter_set!(
     mlkem768,
     mlkem768,
     MlKem768KeyPairUnpacked,
@@ -270,7 +273,7 @@ engine!(
     1184,
     1088
 );
-engine!(
+parameter_set!(
     mlkem1024,
     mlkem1024,
     MlKem1024KeyPairUnpacked,
@@ -289,7 +292,7 @@ mod tests {
     use shake::digest::{ExtendableOutput, Update, XofReader};
     use zeroize::Zeroizing;
 
-    use super::Backend;
+    use super::Implementation;
 
     const SEEDS: usize = 200;
 
@@ -304,14 +307,14 @@ mod tests {
     fn the_simd_code_is_selected_where_the_cpu_has_it() {
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
-            Backend::detect() == Backend::Avx2,
+            Implementation::detect() == Implementation::Avx2,
             std::is_x86_feature_detected!("avx2"),
         );
         #[cfg(target_arch = "aarch64")]
-        assert_eq!(Backend::detect(), Backend::Neon);
+        assert_eq!(Implementation::detect(), Implementation::Neon);
         std::println!(
             "ML-KEM implementation on this machine: {:?}",
-            Backend::detect()
+            Implementation::detect()
         );
     }
 
@@ -320,19 +323,20 @@ mod tests {
             #[test]
             fn $test() {
                 use super::$module::{DecapKey, EncapKey, NCT};
-                let simd = Backend::detect();
+                let simd = Implementation::detect();
                 let mut bytes = stream(stringify!($test));
                 for i in 0..SEEDS {
                     let mut seed = Zeroizing::new([0u8; 64]);
                     bytes.read(&mut seed[..]);
-                    let (dk_p, ek_p, pk_p) = DecapKey::from_seed(seed.clone(), Backend::Portable);
+                    let (dk_p, ek_p, pk_p) =
+                        DecapKey::from_seed(seed.clone(), Implementation::Portable);
                     let (dk_s, ek_s, pk_s) = DecapKey::from_seed(seed, simd);
-                    assert_eq!(dk_p.backend(), Backend::Portable);
-                    assert_eq!(dk_s.backend(), simd);
+                    assert_eq!(dk_p.implementation(), Implementation::Portable);
+                    assert_eq!(dk_s.implementation(), simd);
                     assert_eq!(pk_p, pk_s, "#{i} pk");
 
                     // Each implementation parses the other's key bytes the same way.
-                    let ek_ps = EncapKey::from_bytes(&pk_s, Backend::Portable).unwrap();
+                    let ek_ps = EncapKey::from_bytes(&pk_s, Implementation::Portable).unwrap();
                     let ek_sp = EncapKey::from_bytes(&pk_p, simd).unwrap();
                     let mut m = [0u8; 32];
                     bytes.read(&mut m);
@@ -355,7 +359,7 @@ mod tests {
 
                     // A clone is expanded again for the same implementation.
                     let clone = dk_p.clone();
-                    assert_eq!(clone.backend(), Backend::Portable);
+                    assert_eq!(clone.implementation(), Implementation::Portable);
                     assert_eq!(*clone.decapsulate(&junk), *rejected, "#{i} clone");
                 }
             }
@@ -369,17 +373,24 @@ mod tests {
     #[test]
     fn both_implementations_apply_the_modulus_check() {
         use super::mlkem768::{DecapKey, EncapKey, NPK};
-        let (_, _, mut pk) = DecapKey::from_seed(Zeroizing::new([7u8; 64]), Backend::Portable);
+        let (_, _, mut pk) =
+            DecapKey::from_seed(Zeroizing::new([7u8; 64]), Implementation::Portable);
         // The first coefficient of t is the low 12 bits of bytes 0..2: set it to q = 3329.
         pk[0] = (3329 & 0xff) as u8;
         pk[1] = (pk[1] & 0xf0) | (3329 >> 8) as u8;
-        for backend in [Backend::Portable, Backend::detect()] {
-            assert!(EncapKey::from_bytes(&pk, backend).is_none(), "{backend:?}");
+        for implementation in [Implementation::Portable, Implementation::detect()] {
+            assert!(
+                EncapKey::from_bytes(&pk, implementation).is_none(),
+                "{implementation:?}"
+            );
         }
         // q - 1 is a valid coefficient.
         pk[0] = (3328 & 0xff) as u8;
-        for backend in [Backend::Portable, Backend::detect()] {
-            assert!(EncapKey::from_bytes(&pk, backend).is_some(), "{backend:?}");
+        for implementation in [Implementation::Portable, Implementation::detect()] {
+            assert!(
+                EncapKey::from_bytes(&pk, implementation).is_some(),
+                "{implementation:?}"
+            );
         }
         let _: [u8; NPK] = pk;
     }

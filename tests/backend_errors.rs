@@ -1,10 +1,10 @@
-//! The same bad input gives the same `Error` whichever engine runs the group: `.ci/run` runs
-//! this file on the pure-Rust engine and again with the `aws-lc-rs` feature, where X25519,
+//! The same bad input gives the same `Error` whichever backend runs the group: `.ci/run` runs
+//! this file on the pure-Rust backend and again with the `aws-lc-rs` feature, where X25519,
 //! P-256, P-384 and P-521 (alone and inside the hybrids) run on aws-lc-rs. The cases sit at the
 //! edges where two implementations could disagree: coordinates and scalars at and just past the
 //! field prime and the group order, each SEC1 form, P-521's unused top bits, the X25519 points
 //! whose DH output is all zeros, non-canonical u-coordinates, and every private-key length.
-//! `tests/negative.rs` (also run under both engines) covers the wider set of bad inputs.
+//! `tests/negative.rs` (also run under both backends) covers the wider set of bad inputs.
 
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX25519HkdfSha256,
@@ -109,7 +109,7 @@ fn weierstrass_points<K: Kem>(curve: &Curve) {
         }
     }
 
-    // The negation of a good point is a good point, and both engines multiply it.
+    // The negation of a good point is a good point, and both backends multiply it.
     let mut neg_y = vec![0u8; len];
     let mut borrow = 0i32;
     for i in (0..len).rev() {
