@@ -603,7 +603,7 @@ pub fn differential(data: &[u8]) {
     let (kem, kdf, aead) = if flags & 0x80 != 0 {
         (input.u16(), input.u16(), input.u16())
     } else {
-        let kem = crate::KEM_IDS[usize::from(input.byte()) % crate::KEM_IDS.len()];
+        let kem = crate::suite::KEM_IDS[usize::from(input.byte()) % crate::suite::KEM_IDS.len()];
         let kdf = [1, 2, 3, 0x10, 0x11, 0x12, 0x13][usize::from(input.byte()) % 7];
         let aead = [1, 2, 3, 0xFFFF][usize::from(input.byte()) % 4];
         (kem, kdf, aead)

@@ -7,7 +7,8 @@ use openmls_traits::types::{HpkeAeadType, HpkeCiphertext, HpkeConfig, HpkeKdfTyp
 use rustls::crypto::hpke::{EncapsulatedSecret, HpkePrivateKey, HpkePublicKey};
 use typed_hpke::suite::Suite;
 
-use crate::{Input, runtime_keys};
+use crate::Input;
+use crate::suite::runtime_keys;
 
 /// A key pair for the suite, derived once per process, as the provider's key types.
 fn rustls_keys(suite: &Suite) -> (HpkePublicKey, HpkePrivateKey) {
