@@ -16,6 +16,10 @@
 
 #![cfg(feature = "differential")]
 
+#[path = "util/hpke_ng_auth.rs"]
+mod hpke_ng_auth;
+#[path = "util/maybe_auth.rs"]
+mod maybe_auth;
 #[path = "util/modes.rs"]
 mod modes;
 #[path = "util/peers.rs"]

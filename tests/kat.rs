@@ -6,21 +6,23 @@
 //! decapsulation, the key schedule and its intermediates, every encryption sealed and opened
 //! in sequence, and every export from both sides (context and single-shot).
 
+#[path = "util/maybe_auth.rs"]
+mod maybe_auth;
 #[path = "util/vectors.rs"]
 mod vectors;
 
+use maybe_auth::MaybeAuth;
 use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly, SealingAead};
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
 use typed_hpke::kem::{
-    AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768,
-    MlKem768P256, MlKem1024, MlKem1024P384, PreparedPublicKey, RecipientKey, XWing,
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    MlKem1024P384, PreparedPublicKey, XWing,
 };
 use typed_hpke::{
     EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
-    SharedSecret,
 };
 use vectors::{Vector, read_generated_file, read_vector_file};
 
@@ -186,141 +188,6 @@ macro_rules! sealing_encryptions {
 }
 sealing_encryptions!(Aes128Gcm, Aes256Gcm, ChaCha20Poly1305);
 
-type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
-
-/// The authenticated-mode operations, for the KEMs that have them. The post-quantum KEMs
-/// refuse, and no vector file gives them auth-mode vectors (a vector that tried would fail).
-trait MaybeAuth: Kem {
-    fn auth_encap(
-        _ikm_e: &[u8],
-        _pk_r: &(impl RecipientKey<Self> + ?Sized),
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        Err(Error::Encap)
-    }
-    fn auth_decap(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<SharedSecret<Self>, Error> {
-        Err(Error::Decap)
-    }
-    fn setup_sender<F: Kdf, A: Aead>(
-        _ikm_e: &[u8],
-        _pk_r: &PublicKey<Self>,
-        _info: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<Sender<Self, F, A>, Error> {
-        Err(Error::Encap)
-    }
-    fn setup_receiver<F: Kdf, A: Aead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _info: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<ReceiverContext<Self, F, A>, Error> {
-        Err(Error::Decap)
-    }
-    /// Single-shot `ReceiveExportAuth` / `ReceiveExportAuthPSK`.
-    #[allow(clippy::too_many_arguments)]
-    fn receive_export<F: Kdf, A: Aead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _info: &[u8],
-        _exporter_context: &[u8],
-        _out: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<(), Error> {
-        Err(Error::Decap)
-    }
-}
-
-macro_rules! with_auth {
-    ($($k:ty),*) => {$(
-        impl MaybeAuth for $k {
-            fn auth_encap(
-                ikm_e: &[u8],
-                pk_r: &(impl RecipientKey<Self> + ?Sized),
-                sk_s: &PrivateKey<Self>,
-            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                typed_hpke::hazmat::auth_encap_deterministic(ikm_e, pk_r, sk_s)
-            }
-            fn auth_decap(
-                enc: &EncappedKey<Self>,
-                sk_r: &PrivateKey<Self>,
-                pk_s: &PublicKey<Self>,
-            ) -> Result<SharedSecret<Self>, Error> {
-                <Self as AuthKem>::auth_decap(enc, sk_r, pk_s)
-            }
-            fn setup_sender<F: Kdf, A: Aead>(
-                ikm_e: &[u8],
-                pk_r: &PublicKey<Self>,
-                info: &[u8],
-                psk: Option<&Psk<'_>>,
-                sk_s: &PrivateKey<Self>,
-            ) -> Result<Sender<Self, F, A>, Error> {
-                type H<K, F, A> = Hpke<K, F, A>;
-                match psk {
-                    None => H::<Self, F, A>::setup_sender_auth_deterministic_for_testing_only(
-                        ikm_e, pk_r, info, sk_s,
-                    ),
-                    Some(p) => H::<Self, F, A>::setup_sender_auth_psk_deterministic_for_testing_only(
-                        ikm_e, pk_r, info, p, sk_s,
-                    ),
-                }
-            }
-            fn setup_receiver<F: Kdf, A: Aead>(
-                enc: &EncappedKey<Self>,
-                sk_r: &PrivateKey<Self>,
-                info: &[u8],
-                psk: Option<&Psk<'_>>,
-                pk_s: &PublicKey<Self>,
-            ) -> Result<ReceiverContext<Self, F, A>, Error> {
-                match psk {
-                    None => Hpke::<Self, F, A>::setup_receiver_auth(enc, sk_r, info, pk_s),
-                    Some(p) => Hpke::<Self, F, A>::setup_receiver_auth_psk(enc, sk_r, info, p, pk_s),
-                }
-            }
-            fn receive_export<F: Kdf, A: Aead>(
-                enc: &EncappedKey<Self>,
-                sk_r: &PrivateKey<Self>,
-                info: &[u8],
-                exporter_context: &[u8],
-                out: &mut [u8],
-                psk: Option<&Psk<'_>>,
-                pk_s: &PublicKey<Self>,
-            ) -> Result<(), Error> {
-                type H<K, F, A> = Hpke<K, F, A>;
-                let ctx = exporter_context;
-                match psk {
-                    None => H::<Self, F, A>::receive_export_auth(enc, sk_r, info, ctx, out, pk_s),
-                    Some(p) => {
-                        H::<Self, F, A>::receive_export_auth_psk(enc, sk_r, info, ctx, out, p, pk_s)
-                    }
-                }
-            }
-        }
-    )*};
-}
-
-with_auth!(
-    DhKemP256HkdfSha256,
-    DhKemP384HkdfSha384,
-    DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256,
-    DhKemX25519HkdfSha256,
-    DhKemX448HkdfSha512
-);
-impl MaybeAuth for MlKem512 {}
-impl MaybeAuth for MlKem768 {}
-impl MaybeAuth for MlKem1024 {}
-impl MaybeAuth for XWing {}
-impl MaybeAuth for MlKem768P256 {}
-impl MaybeAuth for MlKem1024P384 {}
-
 fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks) -> Check {
     type H<K, F, A> = Hpke<K, F, A>;
 
@@ -371,7 +238,10 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
             typed_hpke::hazmat::encap_deterministic::<K>(&v.ikm_e, &pk_r),
             "Encap",
         )?,
-        Some((sk_s, _)) => ok(K::auth_encap(&v.ikm_e, &pk_r, sk_s), "AuthEncap")?,
+        Some((sk_s, _)) => ok(
+            K::auth_encap_deterministic(&v.ikm_e, &pk_r, sk_s),
+            "AuthEncap",
+        )?,
     };
     ensure(enc.as_bytes() == &v.enc[..], "enc")?;
     ensure(
@@ -386,7 +256,7 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
             "Encap (prepared)",
         )?,
         Some((sk_s, _)) => ok(
-            K::auth_encap(&v.ikm_e, &prepared, sk_s),
+            K::auth_encap_deterministic(&v.ikm_e, &prepared, sk_s),
             "AuthEncap (prepared)",
         )?,
     };
@@ -463,11 +333,11 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
         ),
         (2 | 3, p, Some((sk_s, pk_s))) => (
             ok(
-                K::setup_sender::<F, A>(&v.ikm_e, &pk_r, info, p.as_ref(), sk_s),
+                K::setup_sender_auth_deterministic::<F, A>(&v.ikm_e, &pk_r, info, p.as_ref(), sk_s),
                 "SetupAuth(PSK)S",
             )?,
             ok(
-                K::setup_receiver::<F, A>(&enc_in, &sk_r, info, p.as_ref(), pk_s),
+                K::setup_receiver_auth::<F, A>(&enc_in, &sk_r, info, p.as_ref(), pk_s),
                 "SetupAuth(PSK)R",
             )?,
         ),
@@ -504,7 +374,7 @@ fn check_vector<K: MaybeAuth, F: Kdf, A: Encryptions>(v: &Vector, quirks: Quirks
                 (Some(p), None) => {
                     H::<K, F, A>::receive_export_psk(&enc_in, &sk_r, info, ctx, &mut single, p)
                 }
-                (p, Some((_, pk_s))) => K::receive_export::<F, A>(
+                (p, Some((_, pk_s))) => K::receive_export_auth::<F, A>(
                     &enc_in,
                     &sk_r,
                     info,

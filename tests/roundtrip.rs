@@ -6,6 +6,10 @@
 //! sequence through all three API shapes (Vec, in place, caller buffer), checks that exports
 //! agree, runs the single-shot functions, and checks that each kind of tampering fails.
 
+#[path = "util/maybe_auth.rs"]
+mod maybe_auth;
+
+use maybe_auth::{MaybeAuth, Sender};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::aead::Tag;
@@ -15,7 +19,7 @@ use typed_hpke::kdf::{
 };
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, XWing,
 };
 use typed_hpke::{
@@ -34,14 +38,14 @@ const INFO: &[u8] = b"roundtrip matrix info";
 const PSK: [u8; 32] = [0x5a; 32];
 const PSK_ID: &[u8] = b"psk id";
 
-struct Keys<K: AuthCalls> {
+struct Keys<K: MaybeAuth> {
     sk_r: PrivateKey<K>,
     pk_r: PublicKey<K>,
     sk_s: PrivateKey<K>,
     pk_s: PublicKey<K>,
 }
 
-impl<K: AuthCalls> Keys<K> {
+impl<K: MaybeAuth> Keys<K> {
     fn new(rng: &mut ChaCha20Rng) -> Self {
         let (sk_r, pk_r) = K::generate(rng).unwrap();
         let (sk_s, pk_s) = K::generate(rng).unwrap();
@@ -65,220 +69,12 @@ fn psk() -> Psk<'static> {
     Psk::new(&PSK, PSK_ID).unwrap()
 }
 
-type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
-
-/// The authenticated modes' calls, with `psk` choosing between Auth and AuthPSK. KEMs without
-/// `AuthKem` keep the defaults, which the matrix never reaches: it generates no auth cells
-/// for them (the compile-fail fixtures show those calls do not even compile).
-#[allow(clippy::too_many_arguments)]
-trait AuthCalls: Kem {
-    fn auth_setup_sender<F: Kdf, A: Aead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &PublicKey<Self>,
-        _info: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<Sender<Self, F, A>, Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_setup_receiver<F: Kdf, A: Aead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _info: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<ReceiverContext<Self, F, A>, Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_seal<F: Kdf, A: SealingAead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &PublicKey<Self>,
-        _aad: &[u8],
-        _pt: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<(EncappedKey<Self>, Vec<u8>), Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_open<F: Kdf, A: SealingAead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _aad: &[u8],
-        _ct: &[u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<Vec<u8>, Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_seal_in_place<F: Kdf, A: SealingAead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &PublicKey<Self>,
-        _aad: &[u8],
-        _buf: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<(EncappedKey<Self>, Tag<A>), Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_open_in_place<F: Kdf, A: SealingAead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _aad: &[u8],
-        _buf: &mut [u8],
-        _tag: &Tag<A>,
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<(), Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_seal_into<F: Kdf, A: SealingAead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &PublicKey<Self>,
-        _aad: &[u8],
-        _pt: &[u8],
-        _out: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<(EncappedKey<Self>, usize), Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_open_into<F: Kdf, A: SealingAead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _aad: &[u8],
-        _ct: &[u8],
-        _out: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<usize, Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_send_export<F: Kdf, A: Aead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &PublicKey<Self>,
-        _ctx: &[u8],
-        _out: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _sk_s: &PrivateKey<Self>,
-    ) -> Result<EncappedKey<Self>, Error> {
-        unreachable!("no auth modes")
-    }
-    fn auth_receive_export<F: Kdf, A: Aead>(
-        _enc: &EncappedKey<Self>,
-        _sk_r: &PrivateKey<Self>,
-        _ctx: &[u8],
-        _out: &mut [u8],
-        _psk: Option<&Psk<'_>>,
-        _pk_s: &PublicKey<Self>,
-    ) -> Result<(), Error> {
-        unreachable!("no auth modes")
-    }
-}
-
-/// Picks the Auth or AuthPSK function by whether a PSK is given.
-macro_rules! auth_or_auth_psk {
-    ($psk:expr, $auth:ident, $auth_psk:ident, ($($pre:expr),*), ($($post:expr),*)) => {
-        match $psk {
-            None => Hpke::<Self, F, A>::$auth($($pre),*, $($post),*),
-            Some(p) => Hpke::<Self, F, A>::$auth_psk($($pre),*, p, $($post),*),
-        }
-    };
-}
-
-macro_rules! with_auth {
-    ($($k:ty),*) => {$(
-        impl AuthCalls for $k {
-            fn auth_setup_sender<F: Kdf, A: Aead>(
-                rng: &mut ChaCha20Rng, pk_r: &PublicKey<Self>, info: &[u8],
-                psk: Option<&Psk<'_>>, sk_s: &PrivateKey<Self>,
-            ) -> Result<Sender<Self, F, A>, Error> {
-                auth_or_auth_psk!(psk, setup_sender_auth, setup_sender_auth_psk, (rng, pk_r, info), (sk_s))
-            }
-            fn auth_setup_receiver<F: Kdf, A: Aead>(
-                enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>, info: &[u8],
-                psk: Option<&Psk<'_>>, pk_s: &PublicKey<Self>,
-            ) -> Result<ReceiverContext<Self, F, A>, Error> {
-                auth_or_auth_psk!(psk, setup_receiver_auth, setup_receiver_auth_psk, (enc, sk_r, info), (pk_s))
-            }
-            fn auth_seal<F: Kdf, A: SealingAead>(
-                rng: &mut ChaCha20Rng, pk_r: &PublicKey<Self>, aad: &[u8], pt: &[u8],
-                psk: Option<&Psk<'_>>, sk_s: &PrivateKey<Self>,
-            ) -> Result<(EncappedKey<Self>, Vec<u8>), Error> {
-                auth_or_auth_psk!(psk, seal_auth, seal_auth_psk, (rng, pk_r, INFO, aad, pt), (sk_s))
-            }
-            fn auth_open<F: Kdf, A: SealingAead>(
-                enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>, aad: &[u8], ct: &[u8],
-                psk: Option<&Psk<'_>>, pk_s: &PublicKey<Self>,
-            ) -> Result<Vec<u8>, Error> {
-                auth_or_auth_psk!(psk, open_auth, open_auth_psk, (enc, sk_r, INFO, aad, ct), (pk_s))
-            }
-            fn auth_seal_in_place<F: Kdf, A: SealingAead>(
-                rng: &mut ChaCha20Rng, pk_r: &PublicKey<Self>, aad: &[u8], buf: &mut [u8],
-                psk: Option<&Psk<'_>>, sk_s: &PrivateKey<Self>,
-            ) -> Result<(EncappedKey<Self>, Tag<A>), Error> {
-                auth_or_auth_psk!(psk, seal_auth_in_place_detached, seal_auth_psk_in_place_detached,
-                    (rng, pk_r, INFO, aad, buf), (sk_s))
-            }
-            fn auth_open_in_place<F: Kdf, A: SealingAead>(
-                enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>, aad: &[u8], buf: &mut [u8],
-                tag: &Tag<A>, psk: Option<&Psk<'_>>, pk_s: &PublicKey<Self>,
-            ) -> Result<(), Error> {
-                auth_or_auth_psk!(psk, open_auth_in_place_detached, open_auth_psk_in_place_detached,
-                    (enc, sk_r, INFO, aad, buf, tag), (pk_s))
-            }
-            fn auth_seal_into<F: Kdf, A: SealingAead>(
-                rng: &mut ChaCha20Rng, pk_r: &PublicKey<Self>, aad: &[u8], pt: &[u8],
-                out: &mut [u8], psk: Option<&Psk<'_>>, sk_s: &PrivateKey<Self>,
-            ) -> Result<(EncappedKey<Self>, usize), Error> {
-                auth_or_auth_psk!(psk, seal_auth_into, seal_auth_psk_into,
-                    (rng, pk_r, INFO, aad, pt, out), (sk_s))
-            }
-            fn auth_open_into<F: Kdf, A: SealingAead>(
-                enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>, aad: &[u8], ct: &[u8],
-                out: &mut [u8], psk: Option<&Psk<'_>>, pk_s: &PublicKey<Self>,
-            ) -> Result<usize, Error> {
-                auth_or_auth_psk!(psk, open_auth_into, open_auth_psk_into,
-                    (enc, sk_r, INFO, aad, ct, out), (pk_s))
-            }
-            fn auth_send_export<F: Kdf, A: Aead>(
-                rng: &mut ChaCha20Rng, pk_r: &PublicKey<Self>, ctx: &[u8], out: &mut [u8],
-                psk: Option<&Psk<'_>>, sk_s: &PrivateKey<Self>,
-            ) -> Result<EncappedKey<Self>, Error> {
-                auth_or_auth_psk!(psk, send_export_auth, send_export_auth_psk,
-                    (rng, pk_r, INFO, ctx, out), (sk_s))
-            }
-            fn auth_receive_export<F: Kdf, A: Aead>(
-                enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>, ctx: &[u8], out: &mut [u8],
-                psk: Option<&Psk<'_>>, pk_s: &PublicKey<Self>,
-            ) -> Result<(), Error> {
-                auth_or_auth_psk!(psk, receive_export_auth, receive_export_auth_psk,
-                    (enc, sk_r, INFO, ctx, out), (pk_s))
-            }
-        }
-    )*};
-}
-
-with_auth!(
-    DhKemX25519HkdfSha256,
-    DhKemX448HkdfSha512,
-    DhKemP256HkdfSha256,
-    DhKemP384HkdfSha384,
-    DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256
-);
-impl AuthCalls for MlKem512 {}
-impl AuthCalls for MlKem768 {}
-impl AuthCalls for MlKem1024 {}
-impl AuthCalls for XWing {}
-impl AuthCalls for MlKem768P256 {}
-impl AuthCalls for MlKem1024P384 {}
-
 /// `Some(psk)` in the PSK modes.
 fn mode_psk<'a>(mode: Mode, psk: &'a Psk<'a>) -> Option<&'a Psk<'a>> {
     matches!(mode, Mode::Psk | Mode::AuthPsk).then_some(psk)
 }
 
-fn setup_sender<K: AuthCalls, F: Kdf, A: Aead>(
+fn setup_sender<K: MaybeAuth, F: Kdf, A: Aead>(
     mode: Mode,
     rng: &mut ChaCha20Rng,
     pk_r: &PublicKey<K>,
@@ -290,12 +86,12 @@ fn setup_sender<K: AuthCalls, F: Kdf, A: Aead>(
     match mode {
         Mode::Base => H::<K, F, A>::setup_sender_base(rng, pk_r, info),
         Mode::Psk => H::<K, F, A>::setup_sender_psk(rng, pk_r, info, psk),
-        _ => K::auth_setup_sender(rng, pk_r, info, mode_psk(mode, psk), sk_s),
+        _ => K::setup_sender_auth(rng, pk_r, info, mode_psk(mode, psk), sk_s),
     }
     .expect("sender setup")
 }
 
-fn setup_receiver<K: AuthCalls, F: Kdf, A: Aead>(
+fn setup_receiver<K: MaybeAuth, F: Kdf, A: Aead>(
     mode: Mode,
     enc: &EncappedKey<K>,
     sk_r: &PrivateKey<K>,
@@ -307,7 +103,7 @@ fn setup_receiver<K: AuthCalls, F: Kdf, A: Aead>(
     match mode {
         Mode::Base => H::<K, F, A>::setup_receiver_base(enc, sk_r, info),
         Mode::Psk => H::<K, F, A>::setup_receiver_psk(enc, sk_r, info, psk),
-        _ => K::auth_setup_receiver(enc, sk_r, info, mode_psk(mode, psk), pk_s),
+        _ => K::setup_receiver_auth(enc, sk_r, info, mode_psk(mode, psk), pk_s),
     }
 }
 
@@ -317,7 +113,7 @@ fn flip(bytes: &[u8], bit: usize) -> Vec<u8> {
     out
 }
 
-fn export32<K: AuthCalls, F: Kdf, A: Aead>(ctx: &ReceiverContext<K, F, A>) -> [u8; 32] {
+fn export32<K: MaybeAuth, F: Kdf, A: Aead>(ctx: &ReceiverContext<K, F, A>) -> [u8; 32] {
     let mut out = [0u8; 32];
     ctx.export(b"probe", &mut out).unwrap();
     out
@@ -325,7 +121,7 @@ fn export32<K: AuthCalls, F: Kdf, A: Aead>(ctx: &ReceiverContext<K, F, A>) -> [u
 
 /// Every way the receiver's inputs can be wrong, each on a fresh receiver; `check` says whether
 /// the resulting context still agrees with the sender.
-fn tampered_receivers<K: AuthCalls, F: Kdf, A: Aead>(
+fn tampered_receivers<K: MaybeAuth, F: Kdf, A: Aead>(
     mode: Mode,
     rng: &mut ChaCha20Rng,
     keys: &Keys<K>,
@@ -378,7 +174,7 @@ fn tampered_receivers<K: AuthCalls, F: Kdf, A: Aead>(
     }
 }
 
-fn seal_cell<K: AuthCalls, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
+fn seal_cell<K: MaybeAuth, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
     let mut rng = rng_for(name);
     let keys = Keys::<K>::new(&mut rng);
     let psk = psk();
@@ -466,7 +262,7 @@ fn seal_cell<K: AuthCalls, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
     single_shot::<K, F, A>(mode, &mut rng, &keys);
 }
 
-fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
+fn single_shot<K: MaybeAuth, F: Kdf, A: SealingAead>(
     mode: Mode,
     rng: &mut ChaCha20Rng,
     keys: &Keys<K>,
@@ -479,13 +275,13 @@ fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
     let (enc, ct) = match mode {
         Mode::Base => H::<K, F, A>::seal_base(rng, pk_r, INFO, aad, pt),
         Mode::Psk => H::<K, F, A>::seal_psk(rng, pk_r, INFO, aad, pt, &psk),
-        _ => K::auth_seal::<F, A>(rng, pk_r, aad, pt, p, sk_s),
+        _ => K::seal_auth::<F, A>(rng, pk_r, INFO, aad, pt, p, sk_s),
     }
     .unwrap();
     let open = |ct: &[u8]| match mode {
         Mode::Base => H::<K, F, A>::open_base(&enc, sk_r, INFO, aad, ct),
         Mode::Psk => H::<K, F, A>::open_psk(&enc, sk_r, INFO, aad, ct, &psk),
-        _ => K::auth_open::<F, A>(&enc, sk_r, aad, ct, p, pk_s),
+        _ => K::open_auth::<F, A>(&enc, sk_r, INFO, aad, ct, p, pk_s),
     };
     assert_eq!(open(&ct).unwrap(), pt);
     assert_eq!(open(&flip(&ct, 77)), Err(Error::Open));
@@ -495,7 +291,7 @@ fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
     let (enc2, tag) = match mode {
         Mode::Base => H::<K, F, A>::seal_base_in_place_detached(rng, pk_r, INFO, aad, &mut buf),
         Mode::Psk => H::<K, F, A>::seal_psk_in_place_detached(rng, pk_r, INFO, aad, &mut buf, &psk),
-        _ => K::auth_seal_in_place::<F, A>(rng, pk_r, aad, &mut buf, p, sk_s),
+        _ => K::seal_auth_in_place_detached::<F, A>(rng, pk_r, INFO, aad, &mut buf, p, sk_s),
     }
     .unwrap();
     let mut ct2 = buf.clone();
@@ -504,7 +300,7 @@ fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
     let n = match mode {
         Mode::Base => H::<K, F, A>::open_base_into(&enc2, sk_r, INFO, aad, &ct2, &mut out),
         Mode::Psk => H::<K, F, A>::open_psk_into(&enc2, sk_r, INFO, aad, &ct2, &mut out, &psk),
-        _ => K::auth_open_into::<F, A>(&enc2, sk_r, aad, &ct2, &mut out, p, pk_s),
+        _ => K::open_auth_into::<F, A>(&enc2, sk_r, INFO, aad, &ct2, &mut out, p, pk_s),
     }
     .unwrap();
     assert_eq!(&out[..n], pt);
@@ -514,7 +310,7 @@ fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
     let (enc3, n) = match mode {
         Mode::Base => H::<K, F, A>::seal_base_into(rng, pk_r, INFO, aad, pt, &mut sealed),
         Mode::Psk => H::<K, F, A>::seal_psk_into(rng, pk_r, INFO, aad, pt, &mut sealed, &psk),
-        _ => K::auth_seal_into::<F, A>(rng, pk_r, aad, pt, &mut sealed, p, sk_s),
+        _ => K::seal_auth_into::<F, A>(rng, pk_r, INFO, aad, pt, &mut sealed, p, sk_s),
     }
     .unwrap();
     assert_eq!(n, sealed.len());
@@ -525,13 +321,13 @@ fn single_shot<K: AuthCalls, F: Kdf, A: SealingAead>(
         Mode::Psk => {
             H::<K, F, A>::open_psk_in_place_detached(&enc3, sk_r, INFO, aad, body, &tag, &psk)
         }
-        _ => K::auth_open_in_place::<F, A>(&enc3, sk_r, aad, body, &tag, p, pk_s),
+        _ => K::open_auth_in_place_detached::<F, A>(&enc3, sk_r, INFO, aad, body, &tag, p, pk_s),
     }
     .unwrap();
     assert_eq!(body, pt);
 }
 
-fn exports_agree<K: AuthCalls, F: Kdf, A: Aead>(
+fn exports_agree<K: MaybeAuth, F: Kdf, A: Aead>(
     sender: &SenderContext<K, F, A>,
     receiver: &ReceiverContext<K, F, A>,
 ) {
@@ -555,7 +351,7 @@ fn exports_agree<K: AuthCalls, F: Kdf, A: Aead>(
 }
 
 /// Export-only suites: no seal/open exists; exports agree, and tampering changes them.
-fn export_cell<K: AuthCalls, F: Kdf>(mode: Mode, name: &str) {
+fn export_cell<K: MaybeAuth, F: Kdf>(mode: Mode, name: &str) {
     type H<K, F> = Hpke<K, F, ExportOnly>;
     let mut rng = rng_for(name);
     let keys = Keys::<K>::new(&mut rng);
@@ -577,13 +373,15 @@ fn export_cell<K: AuthCalls, F: Kdf>(mode: Mode, name: &str) {
     let enc = match mode {
         Mode::Base => H::<K, F>::send_export_base(&mut rng, pk_r, INFO, b"x", &mut a),
         Mode::Psk => H::<K, F>::send_export_psk(&mut rng, pk_r, INFO, b"x", &mut a, &psk),
-        _ => K::auth_send_export::<F, ExportOnly>(&mut rng, pk_r, b"x", &mut a, p, &keys.sk_s),
+        _ => {
+            K::send_export_auth::<F, ExportOnly>(&mut rng, pk_r, INFO, b"x", &mut a, p, &keys.sk_s)
+        }
     }
     .unwrap();
     match mode {
         Mode::Base => H::<K, F>::receive_export_base(&enc, sk_r, INFO, b"x", &mut b),
         Mode::Psk => H::<K, F>::receive_export_psk(&enc, sk_r, INFO, b"x", &mut b, &psk),
-        _ => K::auth_receive_export::<F, ExportOnly>(&enc, sk_r, b"x", &mut b, p, &keys.pk_s),
+        _ => K::receive_export_auth::<F, ExportOnly>(&enc, sk_r, INFO, b"x", &mut b, p, &keys.pk_s),
     }
     .unwrap();
     assert_eq!(a, b);

@@ -4,6 +4,8 @@
 //! the other way round, and exports agree; operations the suite cannot do are
 //! `UnsupportedOperation`, unknown ids `UnsupportedSuite`.
 
+#[path = "util/maybe_auth.rs"]
+mod maybe_auth;
 #[path = "util/modes.rs"]
 mod modes;
 

@@ -3,11 +3,12 @@
 
 use std::hint::black_box;
 
-use hpke_ng::{AuthKem, Hpke as H, Kem};
+use hpke_ng::{Hpke as H, Kem};
 
 use crate::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
+use crate::hpke_ng_auth::NgMaybeAuth;
 use crate::typed::rng;
 
 pub const NAME: &str = "hpke-ng";
@@ -18,103 +19,36 @@ fn psk() -> hpke_ng::Psk<'static> {
     hpke_ng::Psk::new(PSK, PSK_ID).unwrap()
 }
 
-/// The four modes over one KEM; the authenticated ones only where it has them.
-pub trait Modes: Kem + Sized {
-    fn sender<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-        mode: Mode,
-        pk: &Self::PublicKey,
-        sk_s: &Self::PrivateKey,
-    ) -> Option<Sender<Self, F, A>> {
-        let _ = sk_s;
-        let mut rng = rng();
-        match mode {
-            Mode::Base => H::<Self, F, A>::setup_sender_base(&mut rng, pk, INFO).ok(),
-            Mode::Psk => H::<Self, F, A>::setup_sender_psk(&mut rng, pk, INFO, psk()).ok(),
-            _ => None,
-        }
-    }
-    fn receiver<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-        mode: Mode,
-        enc: &Self::EncappedKey,
-        sk: &Self::PrivateKey,
-        pk_s: &Self::PublicKey,
-    ) -> Option<hpke_ng::ReceiverContext<Self, F, A>> {
-        let _ = pk_s;
-        match mode {
-            Mode::Base => H::<Self, F, A>::setup_receiver_base(enc, sk, INFO).ok(),
-            Mode::Psk => H::<Self, F, A>::setup_receiver_psk(enc, sk, INFO, psk()).ok(),
-            _ => None,
-        }
-    }
-    #[allow(clippy::type_complexity)]
-    fn auth_encap(
-        _: &Self::PublicKey,
-        _: &Self::PrivateKey,
-    ) -> Option<(Self::SharedSecret, Self::EncappedKey)> {
-        None
-    }
-    fn auth_decap(
-        _: &Self::EncappedKey,
-        _: &Self::PrivateKey,
-        _: &Self::PublicKey,
-    ) -> Option<Self::SharedSecret> {
-        None
+/// A sender in any of the four modes (the authenticated ones only where hpke-ng has them),
+/// from a fresh seeded generator.
+fn sender<K: NgMaybeAuth, F: hpke_ng::Kdf, A: hpke_ng::Aead>(
+    mode: Mode,
+    pk: &K::PublicKey,
+    sk_s: &K::PrivateKey,
+) -> Option<Sender<K, F, A>> {
+    let mut rng = rng();
+    match mode {
+        Mode::Base => H::<K, F, A>::setup_sender_base(&mut rng, pk, INFO).ok(),
+        Mode::Psk => H::<K, F, A>::setup_sender_psk(&mut rng, pk, INFO, psk()).ok(),
+        Mode::Auth => K::setup_sender_auth(&mut rng, pk, INFO, None, sk_s)?.ok(),
+        Mode::AuthPsk => K::setup_sender_auth(&mut rng, pk, INFO, Some(psk()), sk_s)?.ok(),
     }
 }
 
-macro_rules! auth_modes {
-    ($($k:ty),*) => {$(
-        impl Modes for $k {
-            fn sender<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-                mode: Mode, pk: &Self::PublicKey, sk_s: &Self::PrivateKey,
-            ) -> Option<Sender<Self, F, A>> {
-                let mut rng = rng();
-                match mode {
-                    Mode::Base => H::<Self, F, A>::setup_sender_base(&mut rng, pk, INFO).ok(),
-                    Mode::Psk => H::<Self, F, A>::setup_sender_psk(&mut rng, pk, INFO, psk()).ok(),
-                    Mode::Auth => H::<Self, F, A>::setup_sender_auth(&mut rng, pk, INFO, sk_s).ok(),
-                    Mode::AuthPsk => {
-                        H::<Self, F, A>::setup_sender_auth_psk(&mut rng, pk, INFO, psk(), sk_s).ok()
-                    }
-                }
-            }
-            fn receiver<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-                mode: Mode, enc: &Self::EncappedKey, sk: &Self::PrivateKey, pk_s: &Self::PublicKey,
-            ) -> Option<hpke_ng::ReceiverContext<Self, F, A>> {
-                match mode {
-                    Mode::Base => H::<Self, F, A>::setup_receiver_base(enc, sk, INFO).ok(),
-                    Mode::Psk => H::<Self, F, A>::setup_receiver_psk(enc, sk, INFO, psk()).ok(),
-                    Mode::Auth => H::<Self, F, A>::setup_receiver_auth(enc, sk, INFO, pk_s).ok(),
-                    Mode::AuthPsk => {
-                        H::<Self, F, A>::setup_receiver_auth_psk(enc, sk, INFO, psk(), pk_s).ok()
-                    }
-                }
-            }
-            fn auth_encap(
-                pk: &Self::PublicKey, sk_s: &Self::PrivateKey,
-            ) -> Option<(Self::SharedSecret, Self::EncappedKey)> {
-                <Self as AuthKem>::auth_encap(&mut rng(), pk, sk_s).ok()
-            }
-            fn auth_decap(
-                enc: &Self::EncappedKey, sk: &Self::PrivateKey, pk_s: &Self::PublicKey,
-            ) -> Option<Self::SharedSecret> {
-                <Self as AuthKem>::auth_decap(enc, sk, pk_s).ok()
-            }
-        }
-    )*};
+/// A receiver in any of the four modes, as [`sender`].
+fn receiver<K: NgMaybeAuth, F: hpke_ng::Kdf, A: hpke_ng::Aead>(
+    mode: Mode,
+    enc: &K::EncappedKey,
+    sk: &K::PrivateKey,
+    pk_s: &K::PublicKey,
+) -> Option<hpke_ng::ReceiverContext<K, F, A>> {
+    match mode {
+        Mode::Base => H::<K, F, A>::setup_receiver_base(enc, sk, INFO).ok(),
+        Mode::Psk => H::<K, F, A>::setup_receiver_psk(enc, sk, INFO, psk()).ok(),
+        Mode::Auth => K::setup_receiver_auth(enc, sk, INFO, None, pk_s)?.ok(),
+        Mode::AuthPsk => K::setup_receiver_auth(enc, sk, INFO, Some(psk()), pk_s)?.ok(),
+    }
 }
-
-auth_modes!(
-    hpke_ng::DhKemX25519HkdfSha256,
-    hpke_ng::DhKemX448HkdfSha512,
-    hpke_ng::DhKemP256HkdfSha256,
-    hpke_ng::DhKemP384HkdfSha384,
-    hpke_ng::DhKemP521HkdfSha512,
-    hpke_ng::DhKemK256HkdfSha256
-);
-impl Modes for hpke_ng::MlKem768 {}
-impl Modes for hpke_ng::MlKem1024 {}
-impl Modes for hpke_ng::XWingDraft06 {}
 
 /// Maps a suite's literal ids to hpke-ng's types, or to `None` where it lacks the algorithm.
 macro_rules! call {
@@ -141,7 +75,7 @@ pub fn peer(row: &Row, fix: &Fixture) -> Option<Job> {
     for_suite!(row.ids, call, row, fix)
 }
 
-fn job<K: Modes + 'static, F: hpke_ng::Kdf + 'static, A: hpke_ng::SealingAead + 'static>(
+fn job<K: NgMaybeAuth, F: hpke_ng::Kdf + 'static, A: hpke_ng::SealingAead + 'static>(
     row: &Row,
     fix: &Fixture,
 ) -> Option<Job> {
@@ -177,31 +111,39 @@ fn job<K: Modes + 'static, F: hpke_ng::Kdf + 'static, A: hpke_ng::SealingAead + 
             timed(move || K::decap(black_box(&enc), black_box(&sk)).unwrap())
         }
         Op::AuthEncap => {
-            let (ss, enc) = K::auth_encap(&pk, &sk_s)?;
+            let (ss, enc) = K::auth_encap(&mut crate::typed::rng(), &pk, &sk_s)?.ok()?;
             expect(Check::Decap {
                 enc: enc.as_ref(),
                 ss: ss.as_ref(),
             });
-            timed(move || K::auth_encap(black_box(&pk), &sk_s).unwrap())
+            timed(move || {
+                K::auth_encap(&mut crate::typed::rng(), black_box(&pk), &sk_s)
+                    .unwrap()
+                    .unwrap()
+            })
         }
         Op::AuthDecap => {
-            assert_eq!(K::auth_decap(&enc, &sk, &pk_s)?.as_ref(), &fix.ss[..]);
-            timed(move || K::auth_decap(black_box(&enc), black_box(&sk), &pk_s).unwrap())
+            assert_eq!(K::auth_decap(&enc, &sk, &pk_s)?.ok()?.as_ref(), &fix.ss[..]);
+            timed(move || {
+                K::auth_decap(black_box(&enc), black_box(&sk), &pk_s)
+                    .unwrap()
+                    .unwrap()
+            })
         }
         Op::SetupSender(_) => {
-            let (enc, ctx) = K::sender::<F, A>(mode, &pk, &sk_s)?;
+            let (enc, ctx) = sender::<K, F, A>(mode, &pk, &sk_s)?;
             let export = ctx.export(EXPORTER, fix.export.len()).unwrap();
             expect(Check::Export {
                 enc: enc.as_ref(),
                 export: &export,
             });
-            timed(move || K::sender::<F, A>(mode, black_box(&pk), &sk_s).unwrap())
+            timed(move || sender::<K, F, A>(mode, black_box(&pk), &sk_s).unwrap())
         }
         Op::SetupReceiver(_) => {
-            let ctx = K::receiver::<F, A>(mode, &enc, &sk, &pk_s)?;
+            let ctx = receiver::<K, F, A>(mode, &enc, &sk, &pk_s)?;
             assert_eq!(ctx.export(EXPORTER, fix.export.len()).unwrap(), fix.export);
             timed(move || {
-                K::receiver::<F, A>(mode, black_box(&enc), black_box(&sk), &pk_s).unwrap()
+                receiver::<K, F, A>(mode, black_box(&enc), black_box(&sk), &pk_s).unwrap()
             })
         }
         Op::Seal(_) => {

@@ -98,8 +98,12 @@ macro_rules! typed_call {
 mod driver;
 mod floor;
 mod hpke_ng;
+#[path = "../../tests/util/hpke_ng_auth.rs"]
+mod hpke_ng_auth;
 mod hpke_rs;
 mod limit;
+#[path = "../../tests/util/maybe_auth.rs"]
+mod maybe_auth;
 mod rust_hpke;
 mod rustls;
 mod typed;

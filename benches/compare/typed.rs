@@ -8,20 +8,17 @@ use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::aead::SealingAead;
 use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kdf::Kdf;
-use typed_hpke::kem::{AuthKem, Kem, SharedSecret};
+use typed_hpke::kem::{self, Kem};
 use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext};
-use typed_hpke::{SenderContext, kem};
 
 use crate::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
+use crate::maybe_auth::{MaybeAuth, Sender};
 
 pub const RUNTIME: &str = "typed-hpke runtime";
-
-/// A sender's encapsulation and context.
-type Sender<K, F, A> = (EncappedKey<K>, SenderContext<K, F, A>);
 
 /// The seeded generator the fixtures are made with (every peer's output is checked against them).
 pub fn rng() -> ChaCha20Rng {
@@ -47,126 +44,36 @@ fn psk() -> Psk<'static> {
     Psk::new(PSK, PSK_ID).unwrap()
 }
 
-/// The four modes over one KEM; the authenticated ones are errors unless the KEM has them.
-pub trait Modes: Kem {
-    const AUTH: bool = false;
-
-    fn sender<F: Kdf, A: SealingAead>(
-        mode: Mode,
-        rng: &mut (impl CryptoRng + ?Sized),
-        pk: &PublicKey<Self>,
-        sk_s: &PrivateKey<Self>,
-    ) -> Result<Sender<Self, F, A>, Error> {
-        match mode {
-            Mode::Base => Hpke::<Self, F, A>::setup_sender_base(rng, pk, INFO),
-            Mode::Psk => Hpke::<Self, F, A>::setup_sender_psk(rng, pk, INFO, &psk()),
-            _ => Self::auth_sender(mode, rng, pk, sk_s),
-        }
-    }
-
-    fn receiver<F: Kdf, A: SealingAead>(
-        mode: Mode,
-        enc: &EncappedKey<Self>,
-        sk: &PrivateKey<Self>,
-        pk_s: &PublicKey<Self>,
-    ) -> Result<ReceiverContext<Self, F, A>, Error> {
-        match mode {
-            Mode::Base => Hpke::<Self, F, A>::setup_receiver_base(enc, sk, INFO),
-            Mode::Psk => Hpke::<Self, F, A>::setup_receiver_psk(enc, sk, INFO, &psk()),
-            _ => Self::auth_receiver(mode, enc, sk, pk_s),
-        }
-    }
-
-    fn auth_sender<F: Kdf, A: SealingAead>(
-        _: Mode,
-        _: &mut (impl CryptoRng + ?Sized),
-        _: &PublicKey<Self>,
-        _: &PrivateKey<Self>,
-    ) -> Result<Sender<Self, F, A>, Error> {
-        Err(Error::UnsupportedOperation)
-    }
-
-    fn auth_receiver<F: Kdf, A: SealingAead>(
-        _: Mode,
-        _: &EncappedKey<Self>,
-        _: &PrivateKey<Self>,
-        _: &PublicKey<Self>,
-    ) -> Result<ReceiverContext<Self, F, A>, Error> {
-        Err(Error::UnsupportedOperation)
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn kem_auth_encap(
-        _: &mut (impl CryptoRng + ?Sized),
-        _: &PublicKey<Self>,
-        _: &PrivateKey<Self>,
-    ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-        Err(Error::UnsupportedOperation)
-    }
-
-    fn kem_auth_decap(
-        _: &EncappedKey<Self>,
-        _: &PrivateKey<Self>,
-        _: &PublicKey<Self>,
-    ) -> Result<SharedSecret<Self>, Error> {
-        Err(Error::UnsupportedOperation)
+/// A sender in any of the four modes; the authenticated ones are errors unless the KEM has
+/// them ([`MaybeAuth`]).
+fn sender<K: MaybeAuth, F: Kdf, A: SealingAead>(
+    mode: Mode,
+    rng: &mut (impl CryptoRng + ?Sized),
+    pk: &PublicKey<K>,
+    sk_s: &PrivateKey<K>,
+) -> Result<Sender<K, F, A>, Error> {
+    match mode {
+        Mode::Base => Hpke::<K, F, A>::setup_sender_base(rng, pk, INFO),
+        Mode::Psk => Hpke::<K, F, A>::setup_sender_psk(rng, pk, INFO, &psk()),
+        Mode::Auth => K::setup_sender_auth(rng, pk, INFO, None, sk_s),
+        Mode::AuthPsk => K::setup_sender_auth(rng, pk, INFO, Some(&psk()), sk_s),
     }
 }
 
-macro_rules! auth_modes {
-    ($($k:ty),*) => {$(
-        impl Modes for $k {
-            const AUTH: bool = true;
-
-            fn auth_sender<F: Kdf, A: SealingAead>(
-                mode: Mode, rng: &mut (impl CryptoRng + ?Sized), pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
-            ) -> Result<Sender<Self, F, A>, Error> {
-                if mode == Mode::Auth {
-                    Hpke::<Self, F, A>::setup_sender_auth(rng, pk, INFO, sk_s)
-                } else {
-                    Hpke::<Self, F, A>::setup_sender_auth_psk(rng, pk, INFO, &psk(), sk_s)
-                }
-            }
-
-            fn auth_receiver<F: Kdf, A: SealingAead>(
-                mode: Mode, enc: &EncappedKey<Self>, sk: &PrivateKey<Self>, pk_s: &PublicKey<Self>,
-            ) -> Result<ReceiverContext<Self, F, A>, Error> {
-                if mode == Mode::Auth {
-                    Hpke::<Self, F, A>::setup_receiver_auth(enc, sk, INFO, pk_s)
-                } else {
-                    Hpke::<Self, F, A>::setup_receiver_auth_psk(enc, sk, INFO, &psk(), pk_s)
-                }
-            }
-
-            fn kem_auth_encap(
-                rng: &mut (impl CryptoRng + ?Sized), pk: &PublicKey<Self>, sk_s: &PrivateKey<Self>,
-            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
-                <Self as AuthKem>::auth_encap(rng, pk, sk_s)
-            }
-
-            fn kem_auth_decap(
-                enc: &EncappedKey<Self>, sk: &PrivateKey<Self>, pk_s: &PublicKey<Self>,
-            ) -> Result<SharedSecret<Self>, Error> {
-                <Self as AuthKem>::auth_decap(enc, sk, pk_s)
-            }
-        }
-    )*};
+/// A receiver in any of the four modes, as [`sender`].
+fn receiver<K: MaybeAuth, F: Kdf, A: SealingAead>(
+    mode: Mode,
+    enc: &EncappedKey<K>,
+    sk: &PrivateKey<K>,
+    pk_s: &PublicKey<K>,
+) -> Result<ReceiverContext<K, F, A>, Error> {
+    match mode {
+        Mode::Base => Hpke::<K, F, A>::setup_receiver_base(enc, sk, INFO),
+        Mode::Psk => Hpke::<K, F, A>::setup_receiver_psk(enc, sk, INFO, &psk()),
+        Mode::Auth => K::setup_receiver_auth(enc, sk, INFO, None, pk_s),
+        Mode::AuthPsk => K::setup_receiver_auth(enc, sk, INFO, Some(&psk()), pk_s),
+    }
 }
-
-auth_modes!(
-    kem::DhKemX25519HkdfSha256,
-    kem::DhKemX448HkdfSha512,
-    kem::DhKemP256HkdfSha256,
-    kem::DhKemP384HkdfSha384,
-    kem::DhKemP521HkdfSha512,
-    kem::DhKemSecp256k1HkdfSha256
-);
-impl Modes for kem::MlKem512 {}
-impl Modes for kem::MlKem768 {}
-impl Modes for kem::MlKem1024 {}
-impl Modes for kem::XWing {}
-impl Modes for kem::MlKem768P256 {}
-impl Modes for kem::MlKem1024P384 {}
 
 /// The recipient's and the sender's key pairs, derived from the row's inputs.
 #[allow(clippy::type_complexity)]
@@ -187,7 +94,7 @@ fn is_kem_row(op: Op) -> bool {
 
 /// typed-hpke's outputs for a row, and the checker every peer's outputs go through. `None` when
 /// the row's mode needs authentication the KEM lacks.
-pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
+pub fn fixture<K: MaybeAuth, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
     let mode = row.mode();
     if mode.auth() && !K::AUTH {
         return None;
@@ -197,13 +104,13 @@ pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
     let pt = vec![0x5a; row.message_len()];
     let (enc, ss, export, ct) = if is_kem_row(row.op) {
         let (ss, enc) = if mode.auth() {
-            K::kem_auth_encap(&mut rng, &pk, &sk_s).unwrap()
+            K::auth_encap(&mut rng, &pk, &sk_s).unwrap()
         } else {
             K::encap(&mut rng, &pk).unwrap()
         };
         (enc, ss.as_bytes().to_vec(), Vec::new(), Vec::new())
     } else {
-        let (enc, mut ctx) = K::sender::<F, A>(mode, &mut rng, &pk, &sk_s).unwrap();
+        let (enc, mut ctx) = sender::<K, F, A>(mode, &mut rng, &pk, &sk_s).unwrap();
         let mut export = vec![0u8; row.export_len()];
         ctx.export(EXPORTER, &mut export).unwrap();
         let ct = ctx.seal(AAD, &pt).unwrap();
@@ -216,7 +123,7 @@ pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
         match check {
             Check::Decap { enc, ss } => parse(enc).is_some_and(|enc| {
                 let ours = if mode.auth() {
-                    K::kem_auth_decap(&enc, &sk, &check_pk_s)
+                    K::auth_decap(&enc, &sk, &check_pk_s)
                 } else {
                     K::decap(&enc, &sk)
                 };
@@ -224,12 +131,12 @@ pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
             }),
             Check::Export { enc, export } => parse(enc).is_some_and(|enc| {
                 let mut ours = vec![0u8; export.len()];
-                K::receiver::<F, A>(mode, &enc, &sk, &check_pk_s)
+                receiver::<K, F, A>(mode, &enc, &sk, &check_pk_s)
                     .and_then(|ctx| ctx.export(EXPORTER, &mut ours))
                     .is_ok_and(|()| ours == export)
             }),
             Check::Open { enc, ct } => parse(enc).is_some_and(|enc| {
-                K::receiver::<F, A>(mode, &enc, &sk, &check_pk_s)
+                receiver::<K, F, A>(mode, &enc, &sk, &check_pk_s)
                     .and_then(|mut ctx| ctx.open(AAD, ct))
                     .is_ok_and(|opened| opened == check_pt)
             }),
@@ -248,7 +155,7 @@ pub fn fixture<K: Modes, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
 }
 
 /// typed-hpke's job for a row.
-pub fn job<K: Modes, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option<Job> {
+pub fn job<K: MaybeAuth, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option<Job> {
     let mode = row.mode();
     let ((sk, pk), (sk_s, pk_s)) = keys::<K>(row);
     let enc = EncappedKey::<K>::from_bytes(&fix.enc).unwrap();
@@ -284,15 +191,15 @@ pub fn job<K: Modes, F: Kdf, A: SealingAead>(row: &Row, fix: &Fixture) -> Option
         }
         Op::Encap => timed(move || K::encap(&mut rng, black_box(&pk)).unwrap()),
         Op::Decap => timed(move || K::decap(black_box(&enc), black_box(&sk)).unwrap()),
-        Op::AuthEncap => timed(move || K::kem_auth_encap(&mut rng, black_box(&pk), &sk_s).unwrap()),
+        Op::AuthEncap => timed(move || K::auth_encap(&mut rng, black_box(&pk), &sk_s).unwrap()),
         Op::AuthDecap => {
-            timed(move || K::kem_auth_decap(black_box(&enc), black_box(&sk), &pk_s).unwrap())
+            timed(move || K::auth_decap(black_box(&enc), black_box(&sk), &pk_s).unwrap())
         }
         Op::SetupSender(_) => {
-            timed(move || K::sender::<F, A>(mode, &mut rng, black_box(&pk), &sk_s).unwrap())
+            timed(move || sender::<K, F, A>(mode, &mut rng, black_box(&pk), &sk_s).unwrap())
         }
         Op::SetupReceiver(_) => timed(move || {
-            K::receiver::<F, A>(mode, black_box(&enc), black_box(&sk), &pk_s).unwrap()
+            receiver::<K, F, A>(mode, black_box(&enc), black_box(&sk), &pk_s).unwrap()
         }),
         Op::Seal(_) => timed(move || {
             H::<K, F, A>::seal_base(&mut rng, black_box(&pk), INFO, AAD, black_box(&pt)).unwrap()

@@ -10,6 +10,7 @@ use typed_hpke::aead::Aead;
 use typed_hpke::kdf::Kdf;
 use typed_hpke::kem::Kem;
 
+use crate::hpke_ng_auth::NgMaybeAuth;
 use crate::modes::Mode;
 
 pub type PeerResult<T> = Result<T, String>;
@@ -183,78 +184,14 @@ where
 
 // ---------------------------------------------------------------------------------------------
 // hpke-ng 0.2: typed like us; auth only on `AuthKem`, seal only on `SealingAead`, so two small
-// traits route the calls the matrix makes.
+// traits route the calls the matrix makes: `NgMaybeAuth` (`hpke_ng_auth.rs`) and `NgAead`.
 
 pub struct HpkeNg<K, F, A>(PhantomData<(K, F, A)>);
 
 type NgSenderCtx<K, F, A> = hpke_ng::SenderContext<K, F, A>;
 type NgReceiverCtx<K, F, A> = hpke_ng::ReceiverContext<K, F, A>;
 
-pub trait NgKem: hpke_ng::Kem + Sized + 'static {
-    fn auth_sender<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-        _rng: &mut ChaCha20Rng,
-        _pk_r: &Self::PublicKey,
-        _info: &[u8],
-        _psk: Option<hpke_ng::Psk<'_>>,
-        _sk_s: &[u8],
-    ) -> PeerResult<(Self::EncappedKey, NgSenderCtx<Self, F, A>)> {
-        Err("hpke-ng has no auth modes for this KEM".into())
-    }
-    fn auth_receiver<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-        _enc: &Self::EncappedKey,
-        _sk_r: &Self::PrivateKey,
-        _info: &[u8],
-        _psk: Option<hpke_ng::Psk<'_>>,
-        _pk_s: &[u8],
-    ) -> PeerResult<NgReceiverCtx<Self, F, A>> {
-        Err("hpke-ng has no auth modes for this KEM".into())
-    }
-}
-
-macro_rules! ng_auth {
-    ($($k:ty),*) => {$(
-        impl NgKem for $k {
-            fn auth_sender<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-                rng: &mut ChaCha20Rng, pk_r: &Self::PublicKey, info: &[u8],
-                psk: Option<hpke_ng::Psk<'_>>, sk_s: &[u8],
-            ) -> PeerResult<(Self::EncappedKey, NgSenderCtx<Self, F, A>)> {
-                let sk_s = <Self as hpke_ng::Kem>::sk_from_bytes(sk_s).map_err(err)?;
-                match psk {
-                    None => hpke_ng::Hpke::<Self, F, A>::setup_sender_auth(rng, pk_r, info, &sk_s),
-                    Some(psk) => hpke_ng::Hpke::<Self, F, A>::setup_sender_auth_psk(
-                        rng, pk_r, info, psk, &sk_s,
-                    ),
-                }
-                .map_err(err)
-            }
-            fn auth_receiver<F: hpke_ng::Kdf, A: hpke_ng::Aead>(
-                enc: &Self::EncappedKey, sk_r: &Self::PrivateKey, info: &[u8],
-                psk: Option<hpke_ng::Psk<'_>>, pk_s: &[u8],
-            ) -> PeerResult<NgReceiverCtx<Self, F, A>> {
-                let pk_s = <Self as hpke_ng::Kem>::pk_from_bytes(pk_s).map_err(err)?;
-                match psk {
-                    None => hpke_ng::Hpke::<Self, F, A>::setup_receiver_auth(enc, sk_r, info, &pk_s),
-                    Some(psk) => hpke_ng::Hpke::<Self, F, A>::setup_receiver_auth_psk(
-                        enc, sk_r, info, psk, &pk_s,
-                    ),
-                }
-                .map_err(err)
-            }
-        }
-    )*};
-}
-
-ng_auth!(
-    hpke_ng::DhKemX25519HkdfSha256,
-    hpke_ng::DhKemX448HkdfSha512,
-    hpke_ng::DhKemP256HkdfSha256,
-    hpke_ng::DhKemP384HkdfSha384,
-    hpke_ng::DhKemP521HkdfSha512,
-    hpke_ng::DhKemK256HkdfSha256
-);
-impl NgKem for hpke_ng::MlKem768 {}
-impl NgKem for hpke_ng::MlKem1024 {}
-impl NgKem for hpke_ng::XWingDraft06 {}
+const NG_NO_AUTH: &str = "hpke-ng has no auth modes for this KEM";
 
 pub trait NgAead: hpke_ng::Aead + Sized + 'static {
     fn seal<K: hpke_ng::Kem, F: hpke_ng::Kdf>(
@@ -318,7 +255,7 @@ impl<K: hpke_ng::Kem, F: hpke_ng::Kdf, A: NgAead> PeerReceiver for NgReceiver<K,
     }
 }
 
-impl<K: NgKem, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F, A> {
+impl<K: NgMaybeAuth, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F, A> {
     const NAME: &'static str = "hpke-ng";
 
     fn rng_use<Ours: Kem>() -> RngUse {
@@ -352,8 +289,17 @@ impl<K: NgKem, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F, A> {
             Mode::Psk => {
                 H::<K, F, A>::setup_sender_psk(rng, &pk_r, inputs.info, psk()?).map_err(err)?
             }
-            Mode::Auth => K::auth_sender::<F, A>(rng, &pk_r, inputs.info, None, sk_s)?,
-            Mode::AuthPsk => K::auth_sender::<F, A>(rng, &pk_r, inputs.info, Some(psk()?), sk_s)?,
+            Mode::Auth | Mode::AuthPsk => {
+                let sk_s = K::sk_from_bytes(sk_s).map_err(err)?;
+                let psk = if inputs.mode == Mode::AuthPsk {
+                    Some(psk()?)
+                } else {
+                    None
+                };
+                K::setup_sender_auth::<F, A>(rng, &pk_r, inputs.info, psk, &sk_s)
+                    .ok_or(NG_NO_AUTH)?
+                    .map_err(err)?
+            }
         };
         Ok((enc.as_ref().to_vec(), Box::new(NgSender(ctx))))
     }
@@ -374,8 +320,17 @@ impl<K: NgKem, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F, A> {
             Mode::Psk => {
                 H::<K, F, A>::setup_receiver_psk(&enc, &sk_r, info, psk()?).map_err(err)?
             }
-            Mode::Auth => K::auth_receiver::<F, A>(&enc, &sk_r, info, None, pk_s)?,
-            Mode::AuthPsk => K::auth_receiver::<F, A>(&enc, &sk_r, info, Some(psk()?), pk_s)?,
+            Mode::Auth | Mode::AuthPsk => {
+                let pk_s = K::pk_from_bytes(pk_s).map_err(err)?;
+                let psk = if inputs.mode == Mode::AuthPsk {
+                    Some(psk()?)
+                } else {
+                    None
+                };
+                K::setup_receiver_auth::<F, A>(&enc, &sk_r, info, psk, &pk_s)
+                    .ok_or(NG_NO_AUTH)?
+                    .map_err(err)?
+            }
         };
         Ok(Box::new(NgReceiver(ctx)))
     }
