@@ -122,7 +122,7 @@ mod prepared_key {
     ///
     /// What preparing does, per KEM:
     /// - **X25519**: the point is lifted to Edwards form and a constant-time table of its
-    ///   multiples built (curve25519-dalek's radix-16 table, 30 KiB), so `DH(skE, pkR)` costs a
+    ///   multiples built (curve25519-dalek's radix-16 table; `memory_size` reports it), so `DH(skE, pkR)` costs a
     ///   fixed-base multiplication. The clamped scalar is used whole, unreduced, so points with
     ///   a small-order component give what the Montgomery ladder gives. A `u` on the twist has
     ///   no Edwards lift and keeps the ladder.

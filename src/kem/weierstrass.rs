@@ -178,9 +178,9 @@ pub(super) const MAX_DRAWS: u32 = 10_000;
 /// over `Nsk` random bytes with the top byte masked as §7.1.3 masks `DeriveKeyPair`'s candidates;
 /// `accept` makes the scalar from bytes in range and refuses the others. With the mask every curve
 /// accepts a candidate with probability close to 1; without it P-521 (521 bits in 66 bytes)
-/// accepts 1 in 128, which cost about 30 us per key in `elliptic_curve`'s
-/// `NonZeroScalar::generate_from_rng` (measured). A rejected candidate is independent of the
-/// accepted one, so the loop leaks nothing. `None` after [`MAX_DRAWS`] refused candidates.
+/// would accept 1 in 128 (as `elliptic_curve`'s `NonZeroScalar::generate_from_rng` does). A
+/// rejected candidate is independent of the accepted one, so the loop leaks nothing. `None`
+/// after [`MAX_DRAWS`] refused candidates.
 pub(super) fn sample_scalar<C: CurveArithmetic, R: CryptoRng + ?Sized, T>(
     rng: &mut R,
     bitmask: u8,

@@ -29,7 +29,7 @@ use zeroize::Zeroizing;
 /// constant time.
 ///
 /// It is as large as the largest typed private key this build has (an expanded
-/// ML-KEM-1024 key, about 24 KiB, with the `pq` feature).
+/// ML-KEM-1024 key with the `pq` feature; `size_of::<PrivateKey>()` says how large).
 #[derive(Clone)]
 pub struct PrivateKey(pub(crate) AnySk);
 
