@@ -19,6 +19,11 @@
 //! [`SealingAead`]: crate::aead::SealingAead
 //! [`DhGroup`]: crate::kem::DhGroup
 
+// `pub` in a private module is the seal: the public traits' associated types are bounded by
+// these traits, which `pub(crate)` would turn into `private_bounds` warnings. Rust 1.94's
+// `unreachable_pub` flags them anyway (1.95 does not).
+#![allow(unreachable_pub)]
+
 use hybrid_array::Array;
 use subtle::Choice;
 use zeroize::Zeroizing;
