@@ -8,8 +8,11 @@
 
 #[path = "util/maybe_auth.rs"]
 mod maybe_auth;
+#[path = "util/modes.rs"]
+mod modes;
 
-use maybe_auth::{MaybeAuth, Sender};
+use maybe_auth::MaybeAuth;
+use modes::{Mode, Ours};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::aead::Tag;
@@ -25,14 +28,6 @@ use typed_hpke::kem::{
 use typed_hpke::{
     EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
 };
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Base,
-    Psk,
-    Auth,
-    AuthPsk,
-}
 
 const INFO: &[u8] = b"roundtrip matrix info";
 const PSK: [u8; 32] = [0x5a; 32];
@@ -69,44 +64,6 @@ fn psk() -> Psk<'static> {
     Psk::new(&PSK, PSK_ID).unwrap()
 }
 
-/// `Some(psk)` in the PSK modes.
-fn mode_psk<'a>(mode: Mode, psk: &'a Psk<'a>) -> Option<&'a Psk<'a>> {
-    matches!(mode, Mode::Psk | Mode::AuthPsk).then_some(psk)
-}
-
-fn setup_sender<K: MaybeAuth, F: Kdf, A: Aead>(
-    mode: Mode,
-    rng: &mut ChaCha20Rng,
-    pk_r: &PublicKey<K>,
-    info: &[u8],
-    psk: &Psk<'_>,
-    sk_s: &PrivateKey<K>,
-) -> Sender<K, F, A> {
-    type H<K, F, A> = Hpke<K, F, A>;
-    match mode {
-        Mode::Base => H::<K, F, A>::setup_sender_base(rng, pk_r, info),
-        Mode::Psk => H::<K, F, A>::setup_sender_psk(rng, pk_r, info, psk),
-        _ => K::setup_sender_auth(rng, pk_r, info, mode_psk(mode, psk), sk_s),
-    }
-    .expect("sender setup")
-}
-
-fn setup_receiver<K: MaybeAuth, F: Kdf, A: Aead>(
-    mode: Mode,
-    enc: &EncappedKey<K>,
-    sk_r: &PrivateKey<K>,
-    info: &[u8],
-    psk: &Psk<'_>,
-    pk_s: &PublicKey<K>,
-) -> Result<ReceiverContext<K, F, A>, Error> {
-    type H<K, F, A> = Hpke<K, F, A>;
-    match mode {
-        Mode::Base => H::<K, F, A>::setup_receiver_base(enc, sk_r, info),
-        Mode::Psk => H::<K, F, A>::setup_receiver_psk(enc, sk_r, info, psk),
-        _ => K::setup_receiver_auth(enc, sk_r, info, mode_psk(mode, psk), pk_s),
-    }
-}
-
 fn flip(bytes: &[u8], bit: usize) -> Vec<u8> {
     let mut out = bytes.to_vec();
     out[bit / 8 % bytes.len()] ^= 1 << (bit % 8);
@@ -139,31 +96,31 @@ fn tampered_receivers<K: MaybeAuth, F: Kdf, A: Aead>(
     let mut cases: Vec<(&str, Receiver<K, F, A>)> = vec![
         (
             "flipped enc",
-            setup_receiver(mode, &enc_flipped, &keys.sk_r, INFO, &good_psk, &keys.pk_s),
+            K::receiver(mode, &enc_flipped, &keys.sk_r, INFO, &good_psk, &keys.pk_s),
         ),
         (
             "flipped info",
-            setup_receiver(mode, enc, &keys.sk_r, &flip(INFO, 9), &good_psk, &keys.pk_s),
+            K::receiver(mode, enc, &keys.sk_r, &flip(INFO, 9), &good_psk, &keys.pk_s),
         ),
         (
             "wrong recipient key",
-            setup_receiver(mode, enc, &other_sk, INFO, &good_psk, &keys.pk_s),
+            K::receiver(mode, enc, &other_sk, INFO, &good_psk, &keys.pk_s),
         ),
     ];
     if matches!(mode, Mode::Psk | Mode::AuthPsk) {
         cases.push((
             "wrong psk",
-            setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk, &keys.pk_s),
+            K::receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk, &keys.pk_s),
         ));
         cases.push((
             "wrong psk_id",
-            setup_receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk_id, &keys.pk_s),
+            K::receiver(mode, enc, &keys.sk_r, INFO, &wrong_psk_id, &keys.pk_s),
         ));
     }
     if matches!(mode, Mode::Auth | Mode::AuthPsk) {
         cases.push((
             "wrong sender key",
-            setup_receiver(mode, enc, &keys.sk_r, INFO, &good_psk, &other_pk),
+            K::receiver(mode, enc, &keys.sk_r, INFO, &good_psk, &other_pk),
         ));
     }
     for (what, receiver) in cases {
@@ -179,9 +136,9 @@ fn seal_cell<K: MaybeAuth, F: Kdf, A: SealingAead>(mode: Mode, name: &str) {
     let keys = Keys::<K>::new(&mut rng);
     let psk = psk();
     let (enc, mut sender) =
-        setup_sender::<K, F, A>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
-    let mut receiver =
-        setup_receiver::<K, F, A>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
+        K::sender::<F, A, _>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s)
+            .expect("sender setup");
+    let mut receiver = K::receiver::<F, A>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
 
     let mut first = None;
     for i in 0..6usize {
@@ -269,7 +226,7 @@ fn single_shot<K: MaybeAuth, F: Kdf, A: SealingAead>(
 ) {
     type H<K, F, A> = Hpke<K, F, A>;
     let psk = psk();
-    let p = mode_psk(mode, &psk);
+    let p = mode.psk(&psk);
     let (sk_r, pk_r, sk_s, pk_s) = (&keys.sk_r, &keys.pk_r, &keys.sk_s, &keys.pk_s);
     let (aad, pt) = (&b"single-shot aad"[..], &b"single-shot plaintext"[..]);
     let (enc, ct) = match mode {
@@ -357,9 +314,10 @@ fn export_cell<K: MaybeAuth, F: Kdf>(mode: Mode, name: &str) {
     let keys = Keys::<K>::new(&mut rng);
     let psk = psk();
     let (enc, sender) =
-        setup_sender::<K, F, ExportOnly>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s);
+        K::sender::<F, ExportOnly, _>(mode, &mut rng, &keys.pk_r, INFO, &psk, &keys.sk_s)
+            .expect("sender setup");
     let receiver =
-        setup_receiver::<K, F, ExportOnly>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
+        K::receiver::<F, ExportOnly>(mode, &enc, &keys.sk_r, INFO, &psk, &keys.pk_s).unwrap();
     exports_agree(&sender, &receiver);
     let good = export32(&receiver);
     tampered_receivers::<K, F, ExportOnly>(mode, &mut rng, &keys, &enc, |_, r| {
@@ -367,7 +325,7 @@ fn export_cell<K: MaybeAuth, F: Kdf>(mode: Mode, name: &str) {
     });
 
     // Single-shot export on both sides.
-    let p = mode_psk(mode, &psk);
+    let p = mode.psk(&psk);
     let (sk_r, pk_r) = (&keys.sk_r, &keys.pk_r);
     let (mut a, mut b) = ([0u8; 48], [0u8; 48]);
     let enc = match mode {
