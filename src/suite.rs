@@ -445,10 +445,10 @@ impl Suite {
         info: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
-        self.setup_receiver_dyn(enc, sk_r.private_key_arg(), info, mode)
+        self.setup_receiver_in(enc, sk_r.private_key_arg(), info, mode)
     }
 
-    fn setup_receiver_dyn(
+    fn setup_receiver_in(
         &self,
         enc: &[u8],
         sk_r: KeyArg<'_, PrivateKey>,

@@ -24,7 +24,7 @@ fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
 }
 
 /// The conversions between a runtime key enum (`AnySk`, `AnyPk`) and the typed keys it holds
-/// (`crate::PrivateKey<K>`, `crate::PublicKey<K>`), here because the primitives do not know the
+/// (`typed::PrivateKey<K>`, `typed::PublicKey<K>`), here because the primitives do not know the
 /// runtime enums: the variant is chosen by the KEM's id and the key moved into it only if its
 /// type is the variant's (`take_as`). With no KEM feature the enums are empty and nothing here
 /// is instantiated.
@@ -33,7 +33,7 @@ macro_rules! typed_conversions {
         #[allow(unreachable_code, unused_variables)]
         impl $enum {
             /// The variant of `K` (by its id), holding `key` (proven by its type).
-            pub(crate) fn from_typed<K: Kem>(key: crate::$typed<K>) -> Self {
+            pub(crate) fn from_typed<K: Kem>(key: super::typed::$typed<K>) -> Self {
                 let slot = &mut Some(key);
                 let any = match K::ID {
                     $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(Self::$v),)*
@@ -43,7 +43,7 @@ macro_rules! typed_conversions {
             }
 
             /// The typed key inside, if it is a key of `K`.
-            pub(crate) fn typed<K: Kem>(&self) -> Option<&crate::$typed<K>> {
+            pub(crate) fn typed<K: Kem>(&self) -> Option<&super::typed::$typed<K>> {
                 match *self {
                     $($(#[$cfg])* Self::$v(ref k) => (k as &dyn core::any::Any).downcast_ref(),)*
                 }
