@@ -291,11 +291,7 @@ impl<K: NgMaybeAuth, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F,
             }
             Mode::Auth | Mode::AuthPsk => {
                 let sk_s = K::sk_from_bytes(sk_s).map_err(err)?;
-                let psk = if inputs.mode == Mode::AuthPsk {
-                    Some(psk()?)
-                } else {
-                    None
-                };
+                let psk = inputs.mode.has_psk().then(psk).transpose()?;
                 K::setup_sender_auth::<F, A>(rng, &pk_r, inputs.info, psk, &sk_s)
                     .ok_or(NG_NO_AUTH)?
                     .map_err(err)?
@@ -322,11 +318,7 @@ impl<K: NgMaybeAuth, F: hpke_ng::Kdf + 'static, A: NgAead> Peer for HpkeNg<K, F,
             }
             Mode::Auth | Mode::AuthPsk => {
                 let pk_s = K::pk_from_bytes(pk_s).map_err(err)?;
-                let psk = if inputs.mode == Mode::AuthPsk {
-                    Some(psk()?)
-                } else {
-                    None
-                };
+                let psk = inputs.mode.has_psk().then(psk).transpose()?;
                 K::setup_receiver_auth::<F, A>(&enc, &sk_r, info, psk, &pk_s)
                     .ok_or(NG_NO_AUTH)?
                     .map_err(err)?
