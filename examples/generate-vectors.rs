@@ -340,7 +340,13 @@ fn write(dir: &std::path::Path, name: &str, vectors: &[Value]) {
 }
 
 fn main() -> Result<(), Error> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-vectors");
+    // `cargo run` sets CARGO_MANIFEST_DIR for the process as well; that one is this checkout.
+    // The value compiled in names the checkout the binary was built from, which cargo may
+    // reuse from another copy of the same sources (CI builds the examples in a clean copy
+    // first, in the same build directory).
+    let root = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    let dir = root.join("test-vectors");
 
     let mut pq = Vec::new();
     pq_psk::<MlKem512>(&mut pq)?;

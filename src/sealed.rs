@@ -50,6 +50,8 @@ pub trait KemEngine<K: Kem> {
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     /// `Encap` with its randomness fixed by `ikm_e` (for DH-KEMs, the ephemeral key pair is
     /// `DeriveKeyPair(ikm_e)`; for the post-quantum KEMs, the raw encapsulation randomness).
+    /// Called only by `hazmat`; a build without it (every integration's) would warn.
+    #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]
     fn encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<K>,
@@ -72,7 +74,9 @@ pub trait AuthKemEngine<K: AuthKem> {
         prepared: Option<&K::Prepared>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
-    /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`.
+    /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`. Called only by
+    /// `hazmat`.
+    #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]
     fn auth_encap_deterministic(
         ikm_e: &[u8],
         pk_r: &PublicKey<K>,
