@@ -1,0 +1,288 @@
+//! The gateway: holds one or more key pairs (key rotation), decapsulates requests (RFC 9458
+//! §4.3) and encapsulates their responses (§4.4).
+
+use rand_core::CryptoRng;
+use typed_hpke::suite::{self, ReceiverMode, Suite};
+
+use crate::config::{Reader, kem_suite};
+use crate::error::from_hpke;
+use crate::response::{Aead, Kdf, ResponseCipher, Secret, TAG_LEN};
+use crate::{
+    Error, HEADER_LEN, INFO_MAX, KeyConfig, REQUEST_LABEL, RESPONSE_LABEL, SymmetricSuite, info,
+};
+
+/// A gateway key pair and the configuration it publishes.
+///
+/// Its `Debug` shows the configuration only.
+#[derive(Clone)]
+pub struct GatewayKey {
+    config: KeyConfig,
+    private_key: suite::PrivateKey,
+}
+
+impl core::fmt::Debug for GatewayKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GatewayKey")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GatewayKey {
+    /// The key pair of `private_key`, published under `key_id` with the pairs `symmetric`, in
+    /// order of preference.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSuite`] if a pair is one this crate cannot use (a gateway offers
+    /// only what it can open); [`Error::InvalidKeyConfig`] for an empty list.
+    pub fn new(
+        key_id: u8,
+        private_key: suite::PrivateKey,
+        symmetric: Vec<SymmetricSuite>,
+    ) -> Result<Self, Error> {
+        for s in &symmetric {
+            s.algorithms()?;
+            Suite::new(private_key.kem_id(), s.kdf_id, s.aead_id)
+                .map_err(|_| Error::UnsupportedSuite)?;
+        }
+        let config = KeyConfig::new(key_id, private_key.public_key(), symmetric)?;
+        Ok(Self {
+            config,
+            private_key,
+        })
+    }
+
+    /// A fresh key pair of the KEM `kem_id`, from `rng`.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSuite`] for a KEM typed-hpke does not have;
+    /// [`Error::Encapsulation`] if `rng` fails; as [`GatewayKey::new`].
+    pub fn generate<R: CryptoRng + ?Sized>(
+        key_id: u8,
+        kem_id: u16,
+        symmetric: Vec<SymmetricSuite>,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let (private_key, _) = kem_suite(kem_id)?
+            .generate_key_pair(rng)
+            .map_err(from_hpke)?;
+        Self::new(key_id, private_key, symmetric)
+    }
+
+    /// The key pair `DeriveKeyPair(ikm)` of the KEM `kem_id` (RFC 9180 §7.1.3): the same seed
+    /// gives the same configuration.
+    ///
+    /// # Errors
+    /// As [`GatewayKey::generate`]; [`Error::InvalidKey`] if the KEM refuses `ikm`.
+    pub fn derive(
+        key_id: u8,
+        kem_id: u16,
+        symmetric: Vec<SymmetricSuite>,
+        ikm: &[u8],
+    ) -> Result<Self, Error> {
+        let (private_key, _) = kem_suite(kem_id)?
+            .derive_key_pair(ikm)
+            .map_err(|_| Error::InvalidKey)?;
+        Self::new(key_id, private_key, symmetric)
+    }
+
+    /// The configuration this key publishes.
+    pub fn config(&self) -> &KeyConfig {
+        &self.config
+    }
+
+    /// The private key.
+    pub fn private_key(&self) -> &suite::PrivateKey {
+        &self.private_key
+    }
+}
+
+/// A gateway: the key pairs it holds, found by key identifier.
+///
+/// `Send + Sync` and read-only once made: share one behind an `Arc` between threads; no lock
+/// is taken on a request. Several keys at once serve a rotation: publish the new
+/// configuration beside the old one, and drop the old key once clients have moved.
+#[derive(Clone)]
+pub struct Gateway {
+    keys: Vec<GatewayKey>,
+    /// For each key identifier, 1 + the index of its key in `keys`, or 0.
+    by_id: [u16; 256],
+}
+
+impl core::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Gateway").field("keys", &self.keys).finish()
+    }
+}
+
+/// The gateway's half of one exchange, to encapsulate the response to the request it came
+/// from. It holds the request's exporter secret, which is wiped when it is dropped.
+pub struct GatewayResponse {
+    kdf: Kdf,
+    aead: Aead,
+    secret: Secret,
+    enc: Vec<u8>,
+}
+
+impl core::fmt::Debug for GatewayResponse {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GatewayResponse")
+            .field("kdf", &self.kdf)
+            .field("aead", &self.aead)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A request parsed up to its ciphertext: the key it names, its suite and `enc`.
+pub(crate) struct RequestHead<'a> {
+    pub(crate) key: &'a GatewayKey,
+    pub(crate) suite: Suite,
+    pub(crate) kdf: Kdf,
+    pub(crate) aead: Aead,
+    pub(crate) hdr: [u8; HEADER_LEN],
+    pub(crate) enc: &'a [u8],
+}
+
+impl Gateway {
+    /// A gateway holding `keys`.
+    ///
+    /// # Errors
+    /// [`Error::DuplicateKeyId`] if two keys share an identifier.
+    pub fn new(keys: impl IntoIterator<Item = GatewayKey>) -> Result<Self, Error> {
+        let keys: Vec<GatewayKey> = keys.into_iter().collect();
+        let mut by_id = [0u16; 256];
+        for (i, key) in keys.iter().enumerate() {
+            let slot = &mut by_id[usize::from(key.config.key_id())];
+            if *slot != 0 {
+                return Err(Error::DuplicateKeyId);
+            }
+            // A 257th key repeats an identifier and stops the loop above first.
+            *slot = u16::try_from(i + 1).map_err(|_| Error::DuplicateKeyId)?;
+        }
+        Ok(Self { keys, by_id })
+    }
+
+    /// The key with this identifier.
+    pub fn key(&self, key_id: u8) -> Option<&GatewayKey> {
+        match self.by_id[usize::from(key_id)] {
+            0 => None,
+            i => self.keys.get(usize::from(i) - 1),
+        }
+    }
+
+    /// The keys held, in the order given.
+    pub fn keys(&self) -> &[GatewayKey] {
+        &self.keys
+    }
+
+    /// The `application/ohttp-keys` list of every configuration held (RFC 9458 §3.2), to
+    /// publish.
+    ///
+    /// # Errors
+    /// As [`KeyConfig::encode_list`].
+    pub fn key_configs(&self) -> Result<Vec<u8>, Error> {
+        KeyConfig::encode_list(self.keys.iter().map(GatewayKey::config))
+    }
+
+    /// Parses a request's header and `enc`, checking them against the keys held.
+    pub(crate) fn head<'a>(
+        &'a self,
+        enc_request: &'a [u8],
+    ) -> Result<(RequestHead<'a>, &'a [u8]), Error> {
+        let mut r = Reader::new(enc_request, Error::Truncated);
+        let hdr_bytes = r.take(HEADER_LEN)?;
+        let mut hdr = [0u8; HEADER_LEN];
+        hdr.copy_from_slice(hdr_bytes);
+        let mut h = Reader::new(hdr_bytes, Error::Truncated);
+        let key = self.key(h.u8()?).ok_or(Error::UnknownKeyId)?;
+        let kem_id = h.u16()?;
+        let symmetric = SymmetricSuite::new(h.u16()?, h.u16()?);
+        // §4.3: the gateway refuses a request whose KEM, KDF or AEAD its configuration does not
+        // list. Every pair listed was checked usable when the key was made.
+        if kem_id != key.config.kem_id() || !key.config.offers(symmetric) {
+            return Err(Error::SuiteNotOffered);
+        }
+        let (kdf, aead) = symmetric.algorithms()?;
+        let suite = Suite::new(kem_id, symmetric.kdf_id, symmetric.aead_id)
+            .map_err(|_| Error::UnsupportedSuite)?;
+        let enc = r.take(suite.lengths().enc)?;
+        Ok((
+            RequestHead {
+                key,
+                suite,
+                kdf,
+                aead,
+                hdr,
+                enc,
+            },
+            r.rest(),
+        ))
+    }
+
+    /// Decapsulates an encapsulated request (RFC 9458 §4.3) and returns the request with the
+    /// state that encapsulates its response.
+    ///
+    /// ```text
+    /// hdr, enc, ct = parse(enc_request)
+    /// info = concat("message/bhttp request", 0x00, hdr)
+    /// request = SetupBaseR(enc, skR, info).Open("", ct)
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Truncated`] for a request shorter than its header, `enc` and tag;
+    /// [`Error::UnknownKeyId`]; [`Error::SuiteNotOffered`] for a KEM or (KDF, AEAD) pair its
+    /// key's configuration does not list; [`Error::Decrypt`] if it does not decapsulate or
+    /// authenticate. [`Error::http_status`] gives the status to answer each with.
+    pub fn decapsulate(&self, enc_request: &[u8]) -> Result<(Vec<u8>, GatewayResponse), Error> {
+        let (head, ct) = self.head(enc_request)?;
+        if ct.len() < TAG_LEN {
+            return Err(Error::Truncated);
+        }
+        let mut info_buf = [0; INFO_MAX];
+        let info = info(REQUEST_LABEL, &head.hdr, &mut info_buf);
+        let mut ctx = head
+            .suite
+            .setup_receiver(head.enc, &head.key.private_key, info, ReceiverMode::Base)
+            .map_err(|_| Error::Decrypt)?;
+        let mut request = vec![0; ct.len() - TAG_LEN];
+        ctx.open_into(&[], ct, &mut request)
+            .map_err(|_| Error::Decrypt)?;
+        // secret = context.Export("message/bhttp response", max(Nn, Nk)) (§4.4)
+        let secret = Secret::export(head.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
+        let response = GatewayResponse {
+            kdf: head.kdf,
+            aead: head.aead,
+            secret,
+            enc: head.enc.to_vec(),
+        };
+        Ok((request, response))
+    }
+}
+
+impl GatewayResponse {
+    /// Encapsulates `response` (RFC 9458 §4.4):
+    ///
+    /// ```text
+    /// response_nonce = random(max(Nn, Nk))
+    /// salt = concat(enc, response_nonce)
+    /// prk = Extract(salt, secret)
+    /// aead_key = Expand(prk, "key", Nk);  aead_nonce = Expand(prk, "nonce", Nn)
+    /// enc_response = concat(response_nonce, Seal(aead_key, aead_nonce, "", response))
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::MessageLimit`] for a response beyond the AEAD's limit.
+    pub fn encapsulate<R: CryptoRng + ?Sized>(
+        self,
+        rng: &mut R,
+        response: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let nonce_len = self.aead.secret_len();
+        let mut out = Vec::with_capacity(nonce_len + response.len() + TAG_LEN);
+        out.resize(nonce_len, 0);
+        rng.fill_bytes(&mut out);
+        let mut cipher = ResponseCipher::new(self.kdf, self.aead, &self.secret, &self.enc, &out)?;
+        cipher.seal(&[], response, &mut out)?;
+        Ok(out)
+    }
+}
