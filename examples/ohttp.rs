@@ -1,6 +1,11 @@
 //! Oblivious HTTP (RFC 9458) request and response encapsulation:
 //! `cargo run --release --example ohttp`.
 //!
+//! This example writes the protocol out on the runtime API, to show how a protocol sits on
+//! it. To build a client or a gateway, depend on `typed-hpke-ohttp` (`integrations/ohttp/`):
+//! key configurations and lists, several gateway keys at once, chunked messages, typed errors
+//! with their HTTP status, tested against RFC 9458 Appendix A and the `ohttp` crate.
+//!
 //! The gateway publishes one key configuration (key id, KEM id, public key, and the (KDF, AEAD)
 //! pairs it accepts). For each request the client picks a pair, builds the header
 //! `key_id || kem_id || kdf_id || aead_id`, and encapsulates (RFC 9458 §4.3):

@@ -19,12 +19,12 @@ use crate::{
 /// encapsulation.
 #[derive(Clone, Debug)]
 pub struct Client {
-    key_id: u8,
-    suite: Suite,
-    symmetric: SymmetricSuite,
-    kdf: Kdf,
-    aead: Aead,
-    public_key: suite::PublicKey,
+    pub(crate) key_id: u8,
+    pub(crate) suite: Suite,
+    pub(crate) symmetric: SymmetricSuite,
+    pub(crate) kdf: Kdf,
+    pub(crate) aead: Aead,
+    pub(crate) public_key: suite::PublicKey,
 }
 
 /// The client's half of one exchange, to open the response to its request.

@@ -41,8 +41,9 @@ pub enum Error {
     Encapsulation,
     /// A chunk whose length exceeds the decoder's limit.
     ChunkTooLarge,
-    /// Bytes after the final chunk of a chunked message, or a chunk written after it.
-    ChunkAfterFinal,
+    /// The gateway has not yet read a chunked request's header and `enc`, so there is no
+    /// response to start.
+    NotReady,
     /// A chunked message that ended without its final chunk (it was truncated).
     MissingFinalChunk,
     /// A message too long for the AEAD, or more chunks than one key can seal (the nonce counter
@@ -66,13 +67,13 @@ impl Error {
             | Self::UnsupportedSuite
             | Self::Truncated
             | Self::Decrypt
-            | Self::ChunkAfterFinal
             | Self::MissingFinalChunk
             | Self::MessageLimit => Some(400),
             Self::ChunkTooLarge => Some(413),
             Self::InvalidKeyConfig
             | Self::InvalidKey
             | Self::DuplicateKeyId
+            | Self::NotReady
             | Self::Encapsulation => None,
         }
     }
@@ -102,8 +103,8 @@ impl fmt::Display for Error {
             Self::Decrypt => "decryption failed",
             Self::Encapsulation => "encapsulation or key generation failed",
             Self::ChunkTooLarge => "chunk larger than the limit",
-            Self::ChunkAfterFinal => "data after the final chunk",
             Self::MissingFinalChunk => "chunked message without its final chunk",
+            Self::NotReady => "the request's header has not been read yet",
             Self::MessageLimit => "message too long or too many chunks",
         })
     }

@@ -3,6 +3,7 @@
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 #![doc = include_str!("../README.md")]
 
+pub mod chunked;
 mod client;
 mod config;
 mod error;
