@@ -70,8 +70,9 @@ fn get_varint(buf: &[u8]) -> Option<(u64, usize)> {
 
 /// What seals chunks: the request's HPKE context, or the response's key.
 enum Sealer {
-    Request(SenderContext),
-    Response(ResponseCipher),
+    // Both boxed: a context and a keyed AEAD are hundreds of bytes, of different sizes.
+    Request(Box<SenderContext>),
+    Response(Box<ResponseCipher>),
 }
 
 impl Sealer {
@@ -93,8 +94,9 @@ impl Sealer {
 
 /// What opens chunks: the gateway's HPKE context, or the client's response key.
 enum Opener {
-    Request(ReceiverContext),
-    Response(ResponseCipher),
+    // Both boxed, as in `Sealer`.
+    Request(Box<ReceiverContext>),
+    Response(Box<ResponseCipher>),
 }
 
 impl Opener {
@@ -246,7 +248,7 @@ impl Client {
         Ok((
             head,
             ChunkEncoder {
-                sealer: Sealer::Request(ctx),
+                sealer: Sealer::Request(Box::new(ctx)),
             },
             response,
         ))
@@ -266,7 +268,7 @@ enum ResponseState {
         enc: Vec<u8>,
         buf: Vec<u8>,
     },
-    Body(Chunks),
+    Body(Box<Chunks>),
 }
 
 impl core::fmt::Debug for ChunkedResponseDecoder {
@@ -300,7 +302,8 @@ impl ChunkedResponseDecoder {
                 }
                 buf.extend_from_slice(&input[..need]);
                 let cipher = ResponseCipher::new(*kdf, *aead, secret, enc, buf)?;
-                self.state = ResponseState::Body(Chunks::new(Opener::Response(cipher)));
+                self.state =
+                    ResponseState::Body(Box::new(Chunks::new(Opener::Response(Box::new(cipher)))));
                 &input[need..]
             }
         };
@@ -330,7 +333,7 @@ pub struct ChunkedRequestDecoder<'g> {
 enum RequestState {
     Head(Vec<u8>),
     Body {
-        chunks: Chunks,
+        chunks: Box<Chunks>,
         kdf: Kdf,
         aead: Aead,
         secret: Secret,
@@ -400,7 +403,7 @@ impl ChunkedRequestDecoder<'_> {
         let secret = Secret::export(head.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
         let (kdf, aead, enc) = (head.kdf, head.aead, head.enc.to_vec());
         let rest = rest.to_vec();
-        let mut chunks = Chunks::new(Opener::Request(ctx));
+        let mut chunks = Box::new(Chunks::new(Opener::Request(Box::new(ctx))));
         chunks.max_chunk = self.max_chunk;
         self.state = RequestState::Body {
             chunks,
@@ -437,7 +440,7 @@ impl ChunkedRequestDecoder<'_> {
         Ok((
             nonce,
             ChunkEncoder {
-                sealer: Sealer::Response(cipher),
+                sealer: Sealer::Response(Box::new(cipher)),
             },
         ))
     }
