@@ -7,6 +7,7 @@ mod context;
 pub mod differential;
 pub mod integrations;
 mod kem;
+pub mod ohttp;
 mod open;
 mod prepared;
 mod serde_keys;
