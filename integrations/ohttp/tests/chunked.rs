@@ -10,28 +10,12 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 use futures::io::{AsyncReadExt, AsyncWriteExt};
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
+use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem, MlKem768, XWing};
 use typed_hpke_ohttp::chunked::{ChunkReader, ChunkWriter, MAX_CHUNK};
 use typed_hpke_ohttp::{Client, Error, Gateway, GatewayKey, KeyConfig, OsRng, SymmetricSuite};
 
-const KEMS: [u16; 12] = [
-    DhKemX25519HkdfSha256::ID,
-    DhKemX448HkdfSha512::ID,
-    DhKemP256HkdfSha256::ID,
-    DhKemP384HkdfSha384::ID,
-    DhKemP521HkdfSha512::ID,
-    DhKemSecp256k1HkdfSha256::ID,
-    MlKem512::ID,
-    MlKem768::ID,
-    MlKem1024::ID,
-    XWing::ID,
-    MlKem768P256::ID,
-    MlKem1024P384::ID,
-];
+mod common;
+use common::KEMS;
 
 fn body(len: usize, seed: u8) -> Vec<u8> {
     (0..len)

@@ -2,27 +2,11 @@
 //! client and gateway and back; configurations through their encodings; a gateway with several
 //! keys routing by key identifier.
 
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
+use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem, MlKem768, XWing};
 use typed_hpke_ohttp::{Client, Error, Gateway, GatewayKey, KeyConfig, OsRng, SymmetricSuite};
 
-const KEMS: [u16; 12] = [
-    DhKemX25519HkdfSha256::ID,
-    DhKemX448HkdfSha512::ID,
-    DhKemP256HkdfSha256::ID,
-    DhKemP384HkdfSha384::ID,
-    DhKemP521HkdfSha512::ID,
-    DhKemSecp256k1HkdfSha256::ID,
-    MlKem512::ID,
-    MlKem768::ID,
-    MlKem1024::ID,
-    XWing::ID,
-    MlKem768P256::ID,
-    MlKem1024P384::ID,
-];
+mod common;
+use common::KEMS;
 
 /// The nine pairs: HKDF-SHA256/384/512 with AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305.
 fn all_pairs() -> Vec<SymmetricSuite> {
