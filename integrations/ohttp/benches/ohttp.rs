@@ -117,6 +117,14 @@ fn sides(case: &Case) -> Sides {
     }
 }
 
+/// The peer's request of `body` to `config`: a fresh `ClientRequest` each time, as `ohttp` asks.
+fn peer_request(config: &mut ohttp::KeyConfig, body: &[u8]) -> (Vec<u8>, ohttp::ClientResponse) {
+    ohttp::ClientRequest::from_config(config)
+        .unwrap()
+        .encapsulate(body)
+        .unwrap()
+}
+
 /// Each side's request opened by the other, and each response read back.
 fn check(case: &Case, s: &Sides) {
     let mut rng = OsRng::default();
@@ -132,8 +140,7 @@ fn check(case: &Case, s: &Sides) {
         assert_eq!(opened, request, "{}: ours to the peer", case.name);
         let enc_response = reply.encapsulate(&response).unwrap();
         assert_eq!(ours.decapsulate(&enc_response).unwrap(), response);
-        let theirs = ohttp::ClientRequest::from_config(&mut config.clone()).unwrap();
-        let (enc, theirs) = theirs.encapsulate(&request).unwrap();
+        let (enc, theirs) = peer_request(&mut config.clone(), &request);
         let (opened, reply) = s.gateway.decapsulate(&enc).unwrap();
         assert_eq!(opened, request, "{}: the peer's to ours", case.name);
         let enc_response = reply.encapsulate(&mut rng, &response).unwrap();
@@ -152,15 +159,7 @@ fn client_request(s: &Sides) -> Jobs {
     )];
     if let Some((config, _)) = &s.peer {
         let mut config = config.clone();
-        jobs.push((
-            PEER,
-            timed(move || {
-                ohttp::ClientRequest::from_config(&mut config)
-                    .unwrap()
-                    .encapsulate(&request)
-                    .unwrap()
-            }),
-        ));
+        jobs.push((PEER, timed(move || peer_request(&mut config, &request))));
     }
     jobs
 }
@@ -186,16 +185,13 @@ fn gateway(s: &Sides) -> Jobs {
         ),
     )];
     if let Some((config, server)) = &s.peer {
-        let (config, server) = (config.clone(), server.clone());
+        let (mut config, server) = (config.clone(), server.clone());
         jobs.push((
             PEER,
             timed_with(
                 move |n| {
                     let requests: Vec<Vec<u8>> = (0..n)
-                        .map(|_| {
-                            let c = ohttp::ClientRequest::from_config(&mut config.clone());
-                            c.unwrap().encapsulate(&body(5)).unwrap().0
-                        })
+                        .map(|_| peer_request(&mut config, &body(5)).0)
                         .collect();
                     requests.into_iter()
                 },
@@ -232,15 +228,14 @@ fn client_response(s: &Sides) -> Jobs {
         ),
     )];
     if let Some((config, server)) = &s.peer {
-        let (config, server) = (config.clone(), server.clone());
+        let (mut config, server) = (config.clone(), server.clone());
         jobs.push((
             PEER,
             timed_with(
                 move |n| {
                     let pairs: Vec<(ohttp::ClientResponse, Vec<u8>)> = (0..n)
                         .map(|_| {
-                            let c = ohttp::ClientRequest::from_config(&mut config.clone());
-                            let (enc, pending) = c.unwrap().encapsulate(&body(6)).unwrap();
+                            let (enc, pending) = peer_request(&mut config, &body(6));
                             let (_, reply) = server.decapsulate(&enc).unwrap();
                             (pending, reply.encapsulate(&body(7)).unwrap())
                         })
