@@ -32,7 +32,7 @@ pub(crate) struct AeadState<A: Aead> {
 }
 
 impl<A: Aead> AeadState<A> {
-    fn new(key: &Array<u8, A::Nk>, base_nonce: Array<u8, A::Nn>) -> Self {
+    pub(crate) fn new(key: &Array<u8, A::Nk>, base_nonce: Array<u8, A::Nn>) -> Self {
         Self {
             cipher: A::Engine::new_cipher(key),
             base_nonce,

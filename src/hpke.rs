@@ -398,36 +398,9 @@ impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
         aad: &[u8],
         plaintexts: &[&[u8]],
     ) -> Result<Vec<(EncappedKey<K>, Vec<u8>)>, Error> {
-        let same = match plaintexts.len() {
-            1 => true,
-            n if n == recipients.len() => false,
-            _ => return Err(Error::InvalidLength),
-        };
-        let mut seeds = zeroize::Zeroizing::new(alloc::vec![[0u8; 32]; recipients.len()]);
-        for seed in seeds.iter_mut() {
-            rng.fill_bytes(seed);
-        }
-        let one = |(i, (pk_r, seed)): (usize, (&P, &[u8; 32]))| {
-            let pt = plaintexts[if same { 0 } else { i }];
-            Self::seal_base(&mut crate::rng::XofRng::new(seed), pk_r, info, aad, pt)
-        };
-        #[cfg(feature = "rayon")]
-        {
-            use rayon::prelude::*;
-            recipients
-                .par_iter()
-                .zip(seeds.par_iter())
-                .enumerate()
-                .map(one)
-                .collect()
-        }
-        #[cfg(not(feature = "rayon"))]
-        recipients
-            .iter()
-            .zip(seeds.iter())
-            .enumerate()
-            .map(one)
-            .collect()
+        crate::rng::seal_many(rng, recipients.len(), plaintexts, |i, rng, pt| {
+            Self::seal_base(rng, &recipients[i], info, aad, pt)
+        })
     }
 }
 

@@ -24,6 +24,19 @@ pub(crate) enum Mode {
     AuthPsk = 0x03,
 }
 
+impl Mode {
+    /// The mode of a setup given its optional inputs: the PSK, and the sender's key of the
+    /// authenticated modes (its private key on the sender's side, public on the receiver's).
+    pub(crate) fn of<T>(psk: Option<&Psk<'_>>, sender_key: Option<T>) -> Self {
+        match (psk.is_some(), sender_key.is_some()) {
+            (false, false) => Self::Base,
+            (true, false) => Self::Psk,
+            (false, true) => Self::Auth,
+            (true, true) => Self::AuthPsk,
+        }
+    }
+}
+
 /// The suite's `suite_id` (§5.1), from its three type parameters.
 pub(crate) const fn hpke_suite_id<K: Kem, F: Kdf, A: Aead>() -> [u8; 10] {
     crate::util::hpke_suite_id(K::ID, F::ID, A::ID)
@@ -47,6 +60,27 @@ pub(crate) fn key_schedule<K: Kem, F: Kdf, A: Aead>(
     psk: Option<&Psk<'_>>,
     observer: &mut impl ScheduleObserver,
 ) -> Result<Schedule<F, A>, Error> {
+    key_schedule_for_suite::<F, A>(
+        &hpke_suite_id::<K, F, A>(),
+        mode,
+        shared_secret,
+        info,
+        psk,
+        observer,
+    )
+}
+
+/// [`key_schedule`] with `suite_id` given, not made from a KEM type: the KEM enters the key
+/// schedule only through `suite_id` and the shared secret, so the runtime API runs this once
+/// per (KDF, AEAD) pair for all twelve KEMs.
+pub(crate) fn key_schedule_for_suite<F: Kdf, A: Aead>(
+    suite_id: &[u8; 10],
+    mode: Mode,
+    shared_secret: &[u8],
+    info: &[u8],
+    psk: Option<&Psk<'_>>,
+    observer: &mut impl ScheduleObserver,
+) -> Result<Schedule<F, A>, Error> {
     debug_assert_eq!(
         psk.is_some(),
         matches!(mode, Mode::Psk | Mode::AuthPsk),
@@ -56,7 +90,7 @@ pub(crate) fn key_schedule<K: Kem, F: Kdf, A: Aead>(
     let mut key = Zeroizing::new(Array::<u8, A::Nk>::default());
     let mut base_nonce = Array::<u8, A::Nn>::default();
     let exporter = F::Engine::key_schedule(
-        &hpke_suite_id::<K, F, A>(),
+        suite_id,
         mode as u8,
         shared_secret,
         info,

@@ -42,3 +42,41 @@ impl TryRng for XofRng {
 }
 
 impl TryCryptoRng for XofRng {}
+
+/// The body of both `seal_base_many`s (typed and runtime): checks that `plaintexts` holds one
+/// plaintext or one per recipient, draws every recipient's 32-byte seed from `rng` in order,
+/// then runs `seal_one(i, generator, plaintext)` for each recipient `i`, over rayon's thread
+/// pool with the `rayon` feature. The results come back in recipient order.
+#[cfg(feature = "alloc")]
+pub(crate) fn seal_many<R, T, F>(
+    rng: &mut R,
+    recipients: usize,
+    plaintexts: &[&[u8]],
+    seal_one: F,
+) -> Result<alloc::vec::Vec<T>, crate::Error>
+where
+    R: rand_core::CryptoRng + ?Sized,
+    T: Send,
+    F: Fn(usize, &mut XofRng, &[u8]) -> Result<T, crate::Error> + Sync,
+{
+    let same = match plaintexts.len() {
+        1 => true,
+        n if n == recipients => false,
+        _ => return Err(crate::Error::InvalidLength),
+    };
+    let mut seeds = zeroize::Zeroizing::new(alloc::vec![[0u8; 32]; recipients]);
+    for seed in seeds.iter_mut() {
+        rng.fill_bytes(seed);
+    }
+    let one = |(i, seed): (usize, &[u8; 32])| {
+        let pt = plaintexts[if same { 0 } else { i }];
+        seal_one(i, &mut XofRng::new(seed), pt)
+    };
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        seeds.par_iter().enumerate().map(one).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    seeds.iter().enumerate().map(one).collect()
+}

@@ -76,6 +76,7 @@ mod table;
 mod any;
 mod context;
 mod keys;
+mod steps;
 mod visitors;
 
 #[cfg(feature = "alloc")]
@@ -86,6 +87,7 @@ use rand_core::CryptoRng;
 use crate::aead::{Aead, ExportOnly, SealingAead};
 use crate::kdf::Kdf;
 use crate::kem::{AuthKem, Kem};
+use crate::key_schedule::Mode;
 use crate::{Error, Psk};
 
 /// The typed API's items, by one name: inside `suite/`, `typed::PrivateKey<K>` is the typed key
@@ -94,7 +96,7 @@ mod typed {
     pub(crate) use crate::kem::RecipientRef;
     #[cfg(feature = "alloc")]
     pub(crate) use crate::kem::{PreparedPublicKey, RecipientKey};
-    pub(crate) use crate::{EncappedKey, PrivateKey, PublicKey, SenderContext};
+    pub(crate) use crate::{EncappedKey, PrivateKey, PublicKey};
 }
 
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
@@ -225,7 +227,7 @@ impl Suite {
 
     /// Whether the KEM has authenticated encapsulation (the Auth and AuthPSK modes).
     pub fn supports_auth(&self) -> bool {
-        self.visit_auth(visitors::Nothing).is_ok()
+        steps::by_auth_kem(self.kem, steps::Nothing).is_ok()
     }
 
     /// Whether the AEAD can seal and open (it is not ExportOnly).
@@ -283,8 +285,9 @@ pub struct Lengths {
 impl Suite {
     /// The lengths of this suite's encapsulated keys, keys and tags.
     pub fn lengths(&self) -> Lengths {
-        // `Suite::new` admits only suites `dispatch_all` covers.
-        self.visit(visitors::LengthsV).unwrap_or(Lengths {
+        // `Suite::new` admits only KEMs `by_kem` covers.
+        let tag = steps::tag_len(self.aead);
+        steps::by_kem(self.kem, steps::KemLengths { tag }).unwrap_or(Lengths {
             enc: 0,
             public_key: 0,
             private_key: 0,
@@ -350,7 +353,7 @@ impl Suite {
     /// # Errors
     /// [`Error::InvalidPrivateKey`] as the typed `PrivateKey::from_bytes` gives it.
     pub fn private_key_from_bytes(&self, bytes: &[u8]) -> Result<PrivateKey, Error> {
-        self.visit(visitors::ParseSk(bytes))?
+        steps::by_kem(self.kem, steps::ParseSk(bytes))?
     }
 
     /// `DeserializePublicKey` for this suite's KEM, with the validation the typed
@@ -359,7 +362,7 @@ impl Suite {
     /// # Errors
     /// [`Error::InvalidPublicKey`] as the typed API gives it.
     pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey, Error> {
-        self.visit(visitors::ParsePk(bytes))?
+        steps::by_kem(self.kem, steps::ParsePk(bytes))?
     }
 
     /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3).
@@ -367,7 +370,7 @@ impl Suite {
     /// # Errors
     /// As the KEM's `derive_key_pair`.
     pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(PrivateKey, PublicKey), Error> {
-        self.visit(visitors::Derive(ikm))?
+        steps::by_kem(self.kem, steps::Derive(ikm))?
     }
 
     /// `GenerateKeyPair()`.
@@ -382,7 +385,7 @@ impl Suite {
     }
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
-        with_rng!(rng, r => self.visit(visitors::Generate(r))?)
+        with_rng!(rng, r => steps::by_kem(self.kem, steps::Generate(r))?)
     }
 }
 
@@ -415,20 +418,24 @@ impl Suite {
         mode: SenderMode<'_>,
     ) -> Result<(EncappedKey, SenderContext), Error> {
         let (psk, sk_s) = mode.parts();
-        with_rng!(rng, rng => {
-            let v = visitors::SetupSender {
-                rng,
-                pk_r,
-                info,
-                psk,
-                sk_s,
+        let mut state = None;
+        let enc = {
+            let then = &mut |shared_secret: &[u8]| {
+                state = Some(self.schedule(Mode::of(psk, sk_s), shared_secret, info, psk)?);
+                Ok(())
             };
-            if sk_s.is_some() {
-                self.visit_auth(v)?
-            } else {
-                self.visit(v)?
-            }
-        })
+            with_rng!(rng, rng => {
+                let step = steps::Encap { rng, pk_r, sk_s, then };
+                if sk_s.is_some() {
+                    steps::by_auth_kem(self.kem, step)??
+                } else {
+                    steps::by_kem(self.kem, step)??
+                }
+            })
+        };
+        // The KEM step succeeded, so it ran the schedule step.
+        let state = state.ok_or(Error::Encap)?;
+        Ok((enc, SenderContext(state)))
     }
 
     /// `SetupR` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode`: a runtime [`ReceiverContext`].
@@ -456,18 +463,45 @@ impl Suite {
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
         let (psk, pk_s) = mode.parts();
-        let v = visitors::SetupReceiver {
-            enc,
-            sk_r,
+        let mut state = None;
+        {
+            let then = &mut |shared_secret: &[u8]| {
+                state = Some(self.schedule(Mode::of(psk, pk_s), shared_secret, info, psk)?);
+                Ok(())
+            };
+            let step = steps::Decap {
+                enc,
+                sk_r,
+                pk_s,
+                then,
+            };
+            if pk_s.is_some() {
+                steps::by_auth_kem(self.kem, step)??;
+            } else {
+                steps::by_kem(self.kem, step)??;
+            }
+        }
+        // The KEM step succeeded, so it ran the schedule step.
+        let state = state.ok_or(Error::Decap)?;
+        Ok(ReceiverContext(state))
+    }
+
+    /// The key schedule (RFC 9180 §5.1) on a KEM step's shared secret: the context's state.
+    fn schedule(
+        &self,
+        mode: Mode,
+        shared_secret: &[u8],
+        info: &[u8],
+        psk: Option<&Psk<'_>>,
+    ) -> Result<context::State, Error> {
+        let step = steps::Schedule {
+            suite: *self,
+            mode,
+            shared_secret,
             info,
             psk,
-            pk_s,
         };
-        if pk_s.is_some() {
-            self.visit_auth(v)?
-        } else {
-            self.visit(v)?
-        }
+        steps::by_schedule(self.kdf, self.aead, step)?
     }
 
     /// `suite_id` of the key schedule (RFC 9180 §5.1).
@@ -539,13 +573,25 @@ impl Suite {
         aad: &[u8],
         plaintexts: &[&[u8]],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
-        with_rng!(rng, rng => self.visit_sealing(visitors::SealMany {
-            rng,
-            recipients,
-            info,
-            aad,
-            plaintexts,
-        })?)
+        // Every key is checked against this suite's KEM (bytes parsed once) before any
+        // randomness is drawn, as the typed `seal_base_many` is given keys of its KEM.
+        let parsed = recipients
+            .iter()
+            .map(|&p| match p {
+                KeyArg::Bytes(b) => self.public_key_from_bytes(b).map(Some),
+                KeyArg::Parsed(k) if k.kem_id() == self.kem => Ok(None),
+                KeyArg::Parsed(_) => Err(Error::InvalidPublicKey),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let keys: Vec<_> = recipients
+            .iter()
+            .zip(&parsed)
+            .map(|(&p, parsed)| parsed.as_ref().map_or(p, KeyArg::Parsed))
+            .collect();
+        with_rng!(rng, rng => crate::rng::seal_many(rng, keys.len(), plaintexts, |i, rng, pt| {
+            let (enc, mut ctx) = self.setup_sender_in(Rng::Dyn(rng), keys[i], info, SenderMode::Base)?;
+            Ok((enc.as_bytes().to_vec(), ctx.seal(aad, pt)?))
+        }))
     }
 
     /// Single-shot `Open` (RFC 9180 §6.1) with `sk_r` (parsed, or bytes).

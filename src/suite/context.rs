@@ -5,9 +5,11 @@
 use core::fmt;
 
 use crate::Error;
-use crate::context::Context;
+use crate::aead::Aead;
+use crate::context::{AeadState, Context};
 use crate::kdf::Kdf;
 use crate::kem::Kem;
+use crate::key_schedule::Schedule;
 use crate::suite::Suite;
 use crate::suite::any::{AnyAead, AnyExporter};
 use crate::suite::typed;
@@ -20,18 +22,33 @@ use alloc::vec::Vec;
 pub const TAG_LEN: usize = 16;
 
 /// What both runtime contexts hold.
-struct State {
+pub(super) struct State {
     suite: Suite,
     aead: AnyAead,
     exporter: AnyExporter,
 }
 
 impl State {
-    fn from_typed<K: Kem, F: Kdf, A: crate::aead::Aead>(ctx: Context<K, F, A>) -> Self {
+    fn from_typed<K: Kem, F: Kdf, A: Aead>(ctx: Context<K, F, A>) -> Self {
         let Context { aead, exporter, .. } = ctx;
         Self {
             suite: Suite::of::<K, F, A>(),
             aead: AnyAead::from_typed(aead),
+            exporter: AnyExporter::from_typed::<F>(exporter),
+        }
+    }
+
+    /// The state of a context of `suite`, from its key schedule (RFC 9180 §5.1): the AEAD
+    /// keyed once, the exporter secret kept.
+    pub(super) fn from_schedule<F: Kdf, A: Aead>(suite: Suite, schedule: Schedule<F, A>) -> Self {
+        let Schedule {
+            key,
+            base_nonce,
+            exporter,
+        } = schedule;
+        Self {
+            suite,
+            aead: AnyAead::from_typed(AeadState::<A>::new(&key, base_nonce)),
             exporter: AnyExporter::from_typed::<F>(exporter),
         }
     }
@@ -68,11 +85,11 @@ impl State {
 /// (`runtime_context_sizes`) holds it within 64 bytes of the typed one. With an ExportOnly
 /// suite, `export` works and the seal methods return [`Error::UnsupportedOperation`]. Secrets
 /// are wiped on drop; `Debug` shows the suite and the sequence number only.
-pub struct SenderContext(State);
+pub struct SenderContext(pub(super) State);
 
 /// The receiver's side of an HPKE context for a suite chosen at run time: open messages in
 /// order, export secrets. The counterpart of [`SenderContext`].
-pub struct ReceiverContext(State);
+pub struct ReceiverContext(pub(super) State);
 
 macro_rules! common {
     ($rt:ident, $typed:ident) => {

@@ -1,0 +1,257 @@
+//! The runtime API's work, dispatched one component at a time: the KEM step (keys,
+//! encapsulation, decapsulation) on the KEM id alone, the key schedule and the context on the
+//! KDF and AEAD ids. A setup runs one KEM step, which hands its shared secret to one schedule
+//! step, so the library compiles each KEM's code once and each (KDF, AEAD) pair's once: 12 + 28
+//! instantiations in a full build, where dispatching the whole typed setup on all three ids
+//! compiled 336 (and a user's program carried them all, whichever suite it used).
+//!
+//! The KEM enters the key schedule only through `suite_id` and the shared secret (RFC 9180
+//! §5.1), so a setup composed of the two steps is the typed setup: `tests/suite.rs` checks
+//! every suite, in every mode, against the typed API from the same randomness.
+
+// A build without any KEM feature leaves the KEM dispatchers without arms.
+#![allow(unreachable_code, unused_variables)]
+
+use rand_core::CryptoRng;
+
+use super::context::State;
+use super::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
+use super::{EncappedKey, Lengths, PrivateKey, PublicKey, Suite, TAG_LEN, typed};
+use crate::aead::{Aead, ExportOnly};
+use crate::kdf::Kdf;
+use crate::kem::{AuthKem, Kem};
+use crate::key_schedule::{Mode, key_schedule_for_suite};
+use crate::{Error, Psk};
+
+/// Work generic over the KEM alone.
+pub(super) trait KemStep {
+    type Output;
+    fn run<K: Kem>(self) -> Self::Output;
+}
+
+/// Work that needs authenticated encapsulation: the DH-KEMs only.
+pub(super) trait AuthKemStep {
+    type Output;
+    fn run<K: AuthKem>(self) -> Self::Output;
+}
+
+/// Work generic over the KDF and the AEAD.
+pub(super) trait ScheduleStep {
+    type Output;
+    fn run<F: Kdf, A: Aead>(self) -> Self::Output;
+}
+
+/// The three dispatchers, from the table (`table.rs`). The ids were checked by `Suite::new`;
+/// an id the dispatcher has no arm for is `UnsupportedSuite`, except a KEM without
+/// authenticated encapsulation in `by_auth_kem`, which is `UnsupportedOperation`.
+macro_rules! step_dispatchers {
+    (
+        dh_kems: [$($(#[$dcfg:meta])* $dv:ident: $dk:ty),* $(,)?],
+        other_kems: [$($(#[$ocfg:meta])* $ov:ident: $ok:ty),* $(,)?],
+        kdfs: [$($fv:ident: $f:ty),* $(,)?],
+        sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
+    ) => {
+        /// `step.run::<K>()` with the KEM of `kem_id`.
+        pub(super) fn by_kem<S: KemStep>(kem_id: u16, step: S) -> Result<S::Output, Error> {
+            match kem_id {
+                $($(#[$dcfg])* <$dk as Kem>::ID => Ok(step.run::<$dk>()),)*
+                $($(#[$ocfg])* <$ok as Kem>::ID => Ok(step.run::<$ok>()),)*
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+
+        /// `step.run::<K>()` with the KEM of `kem_id`, which must authenticate.
+        pub(super) fn by_auth_kem<S: AuthKemStep>(kem_id: u16, step: S) -> Result<S::Output, Error> {
+            match kem_id {
+                $($(#[$dcfg])* <$dk as Kem>::ID => Ok(step.run::<$dk>()),)*
+                _ => Err(Error::UnsupportedOperation),
+            }
+        }
+
+        /// `step.run::<F, A>()` with the KDF of `kdf_id` and the AEAD of `aead_id`.
+        pub(super) fn by_schedule<S: ScheduleStep>(
+            kdf_id: u16,
+            aead_id: u16,
+            step: S,
+        ) -> Result<S::Output, Error> {
+            fn by_aead<F: Kdf, S: ScheduleStep>(aead_id: u16, step: S) -> Result<S::Output, Error> {
+                match aead_id {
+                    $($(#[$scfg])* <$sa as Aead>::ID => Ok(step.run::<F, $sa>()),)*
+                    ExportOnly::ID => Ok(step.run::<F, ExportOnly>()),
+                    _ => Err(Error::UnsupportedSuite),
+                }
+            }
+            match kdf_id {
+                $(<$f as Kdf>::ID => by_aead::<$f, S>(aead_id, step),)*
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+    };
+}
+
+suite_table!(step_dispatchers);
+
+/// Whether a KEM authenticates ([`Suite::supports_auth`]).
+pub(super) struct Nothing;
+
+impl AuthKemStep for Nothing {
+    type Output = ();
+    fn run<K: AuthKem>(self) {}
+}
+
+/// The KEM's lengths; the tag's is the AEAD's ([`Suite::lengths`]).
+pub(super) struct KemLengths {
+    pub tag: usize,
+}
+
+impl KemStep for KemLengths {
+    type Output = Lengths;
+    fn run<K: Kem>(self) -> Lengths {
+        use hybrid_array::typenum::Unsigned;
+        Lengths {
+            enc: K::NEnc::USIZE,
+            public_key: K::NPk::USIZE,
+            private_key: K::NSk::USIZE,
+            tag: self.tag,
+        }
+    }
+}
+
+/// The tag length of an AEAD id: every sealing AEAD of RFC 9180 has a 16-byte tag,
+/// ExportOnly none.
+pub(super) fn tag_len(aead_id: u16) -> usize {
+    if aead_id == ExportOnly::ID {
+        0
+    } else {
+        TAG_LEN
+    }
+}
+
+pub(super) struct ParseSk<'a>(pub &'a [u8]);
+
+impl KemStep for ParseSk<'_> {
+    type Output = Result<PrivateKey, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        Ok(typed::PrivateKey::<K>::from_bytes(self.0)?.into())
+    }
+}
+
+pub(super) struct ParsePk<'a>(pub &'a [u8]);
+
+impl KemStep for ParsePk<'_> {
+    type Output = Result<PublicKey, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        Ok(typed::PublicKey::<K>::from_bytes(self.0)?.into())
+    }
+}
+
+pub(super) struct Derive<'a>(pub &'a [u8]);
+
+impl KemStep for Derive<'_> {
+    type Output = Result<(PrivateKey, PublicKey), Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let (sk, pk) = K::derive_key_pair(self.0)?;
+        Ok((sk.into(), pk.into()))
+    }
+}
+
+pub(super) struct Generate<'a, R: ?Sized>(pub &'a mut R);
+
+impl<R: CryptoRng + ?Sized> KemStep for Generate<'_, R> {
+    type Output = Result<(PrivateKey, PublicKey), Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let (sk, pk) = K::generate(self.0)?;
+        Ok((sk.into(), pk.into()))
+    }
+}
+
+/// What a KEM step hands its shared secret to: the schedule step, run while the typed shared
+/// secret is still in the KEM step's frame, which wipes it when the step returns. The secret
+/// is never copied into a buffer of the runtime layer.
+pub(super) type Then<'a> = &'a mut dyn FnMut(&[u8]) -> Result<(), Error>;
+
+/// `Encap(pkR)` (§4), or `AuthEncap(pkR, skS)` (§5.1.3) when `sk_s` is given, then `then` on
+/// the shared secret; returns `enc`.
+pub(super) struct Encap<'a, R: ?Sized> {
+    pub rng: &'a mut R,
+    pub pk_r: KeyArg<'a, PublicKey>,
+    pub sk_s: Option<&'a PrivateKey>,
+    pub then: Then<'a>,
+}
+
+impl<R: CryptoRng + ?Sized> KemStep for Encap<'_, R> {
+    type Output = Result<EncappedKey, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let pk = resolve_pk::<K>(self.pk_r)?;
+        let (shared_secret, enc) = crate::kem::encap_to(self.rng, &recipient(&pk, self.pk_r))?;
+        (self.then)(shared_secret.as_bytes())?;
+        EncappedKey::from_typed(&enc)
+    }
+}
+
+impl<R: CryptoRng + ?Sized> AuthKemStep for Encap<'_, R> {
+    type Output = Result<EncappedKey, Error>;
+    fn run<K: AuthKem>(self) -> Self::Output {
+        let pk = resolve_pk::<K>(self.pk_r)?;
+        let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
+        let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
+        let to = recipient(&pk, self.pk_r);
+        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &sk_s)?;
+        (self.then)(shared_secret.as_bytes())?;
+        EncappedKey::from_typed(&enc)
+    }
+}
+
+/// `Decap(enc, skR)` (§4), or `AuthDecap(enc, skR, pkS)` (§5.1.3) when `pk_s` is given, then
+/// `then` on the shared secret.
+pub(super) struct Decap<'a> {
+    pub enc: &'a [u8],
+    pub sk_r: KeyArg<'a, PrivateKey>,
+    pub pk_s: Option<&'a PublicKey>,
+    pub then: Then<'a>,
+}
+
+impl KemStep for Decap<'_> {
+    type Output = Result<(), Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
+        let sk_r = resolve_sk::<K>(self.sk_r)?;
+        (self.then)(K::decap(&enc, &sk_r)?.as_bytes())
+    }
+}
+
+impl AuthKemStep for Decap<'_> {
+    type Output = Result<(), Error>;
+    fn run<K: AuthKem>(self) -> Self::Output {
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
+        let sk_r = resolve_sk::<K>(self.sk_r)?;
+        let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
+        let pk_s = resolve_pk::<K>(KeyArg::Parsed(pk_s))?;
+        (self.then)(K::auth_decap(&enc, &sk_r, &pk_s)?.as_bytes())
+    }
+}
+
+/// `KeySchedule<ROLE>(mode, shared_secret, info, psk, psk_id)` (§5.1) under the suite's
+/// `suite_id`, and the context's state from it.
+pub(super) struct Schedule<'a> {
+    pub suite: Suite,
+    pub mode: Mode,
+    pub shared_secret: &'a [u8],
+    pub info: &'a [u8],
+    pub psk: Option<&'a Psk<'a>>,
+}
+
+impl ScheduleStep for Schedule<'_> {
+    type Output = Result<State, Error>;
+    fn run<F: Kdf, A: Aead>(self) -> Self::Output {
+        let schedule = key_schedule_for_suite::<F, A>(
+            &self.suite.hpke_suite_id(),
+            self.mode,
+            self.shared_secret,
+            self.info,
+            self.psk,
+            &mut (),
+        )?;
+        Ok(State::from_schedule(self.suite, schedule))
+    }
+}
