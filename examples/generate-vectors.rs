@@ -9,7 +9,7 @@
 //!
 //! Every input is drawn from a ChaCha20 generator seeded with the vector's own label, so the
 //! files are reproducible byte for byte (`.ci/run` regenerates them and checks for a diff).
-//! The vectors are not self-certified: `tests/differential.rs` opens every ciphertext and
+//! The vectors are not self-certified: `measure/tests/differential.rs` opens every ciphertext and
 //! reproduces every export with rust-hpke wherever rust-hpke has the suite, and `tests/kat.rs`
 //! runs them like the published files. `test-vectors/README.md` records all of this.
 

@@ -623,7 +623,7 @@ fn xwing_kem() {
 
 /// The vectors `examples/generate-vectors.rs` writes to `test-vectors/` (suites no published
 /// file covers), run like the published ones. They are cross-checked with rust-hpke by
-/// `tests/differential.rs`; see `test-vectors/README.md`.
+/// `measure/tests/differential.rs`; see `test-vectors/README.md`.
 fn run_generated(file: &str, expected: usize) -> Vec<Vector> {
     run_vectors(file, read_generated_file(file), expected, Quirks::None)
 }

@@ -25,7 +25,7 @@
 //!   `VerifyPSKInputs` refuses them), so it is left out of that one case;
 //! - rust-hpke panics on the auth modes of a KEM without authenticated encapsulation (its
 //!   documented contract) and on ExportOnly with a one-stage KDF (a defect pinned by
-//!   `tests/differential.rs`), so it is not called there.
+//!   `measure/tests/differential.rs`), so it is not called there.
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;

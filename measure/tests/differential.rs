@@ -9,22 +9,20 @@
 //! - where the peer takes the caller's randomness, the same generator stream gives
 //!   byte-identical `enc` and ciphertexts.
 //!
-//! The cells, and why any cell is missing, are listed in `tests/README.md`. Run with
-//! `cargo test --features differential --ignore-rust-version --test differential` (hpke-ng 0.2
+//! The cells, and why any cell is missing, are listed in `measure/README.md`. Run with
+//! `cargo test -p typed-hpke-measure --ignore-rust-version --test differential` (hpke-ng 0.2
 //! declares rust-version 1.96). Nothing is printed on success; a failure names the peer, the
 //! suite, the mode and the iteration.
 
-#![cfg(feature = "differential")]
-
 #[path = "util/hpke_ng_auth.rs"]
 mod hpke_ng_auth;
-#[path = "util/maybe_auth.rs"]
+#[path = "../../tests/util/maybe_auth.rs"]
 mod maybe_auth;
-#[path = "util/modes.rs"]
+#[path = "../../tests/util/modes.rs"]
 mod modes;
 #[path = "util/peers.rs"]
 mod peers;
-#[path = "util/vectors.rs"]
+#[path = "../../tests/util/vectors.rs"]
 mod vectors;
 
 use modes::{Mode, OurAead, Ours};

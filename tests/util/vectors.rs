@@ -8,13 +8,19 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 /// The repository's `test-vectors/`: the published files, byte-identical copies (the largest
-/// gzipped), and the generated ones.
+/// gzipped), and the generated ones. The library's tests find it beside their manifest; the
+/// measuring member's (`measure/`, which includes this file) one directory up.
 pub fn repo_vectors_dir() -> PathBuf {
     // Cargo sets CARGO_MANIFEST_DIR when it runs a test, so the directory is found where the
     // repository is now, not where the binary was built.
-    std::env::var_os("CARGO_MANIFEST_DIR")
-        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
-        .join("test-vectors")
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    let root = if manifest.ends_with("measure") {
+        manifest.join("..")
+    } else {
+        manifest
+    };
+    root.join("test-vectors")
 }
 
 /// Where the published vector files are read from: `$HPKE_TEST_VECTORS` if set (to run the

@@ -2,8 +2,8 @@
 //! rounds, with a limit and a floor per row and counted allocations.
 //!
 //! ```text
-//! cargo bench --features comparative --ignore-rust-version --bench compare [-- FILTER ...]
-//! cargo run --release --features comparative --ignore-rust-version --example bench-report
+//! cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare [-- FILTER ...]
+//! cargo run --release -p typed-hpke-measure --ignore-rust-version --example bench-report
 //! ```
 //!
 //! Implementations, each on every row it supports, with the same inputs (keys derived from the
@@ -32,7 +32,7 @@
 //!
 //! `COMPARE_QUICK=1` runs a handful of rows with few short rounds (what `.ci/run` does, so the
 //! harness cannot rot); `COMPARE_OUT` names the results file (default
-//! `target/compare/results.tsv`), which `examples/bench-report.rs` turns into `BENCHMARKS.md`.
+//! `target/compare/results.tsv`), which `measure/examples/bench-report.rs` turns into `BENCHMARKS.md`.
 //! Arguments filter rows by substring. `COMPARE_RERUN=1` reruns the filtered rows of an existing
 //! results file: each row run replaces its namesake in place, the rest of the file stays, and a
 //! `rerun` header line records the filters, the machine, the load and the time of the rerun
@@ -102,7 +102,7 @@ mod hpke_ng;
 mod hpke_ng_auth;
 mod hpke_rs;
 mod limit;
-#[path = "../../tests/util/maybe_auth.rs"]
+#[path = "../../../tests/util/maybe_auth.rs"]
 mod maybe_auth;
 mod rust_hpke;
 mod rustls;

@@ -3,8 +3,8 @@
 //! authenticated mode for them). In the setups `psk` picks the mode: `None` is Auth, `Some` is
 //! AuthPSK.
 //!
-//! Included by `#[path]` by the tests (`tests/util/peers.rs` through `tests/differential.rs`)
-//! and the comparative bench (`benches/compare/hpke_ng.rs`).
+//! Included by `#[path]` by the tests (`measure/tests/util/peers.rs` through `measure/tests/differential.rs`)
+//! and the comparative bench (`measure/benches/compare/hpke_ng.rs`).
 
 #![allow(dead_code, clippy::type_complexity)]
 
