@@ -1,6 +1,3 @@
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use typed_hpke_fuzz::key_schedule;
-
-fuzz_target!(|data: &[u8]| key_schedule(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| typed_hpke_fuzz::targets::key_schedule(data));

@@ -1,5 +1,3 @@
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| typed_hpke_fuzz::ohttp::ohttp(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| typed_hpke_fuzz::targets::ohttp(data));

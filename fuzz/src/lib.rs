@@ -12,6 +12,7 @@ mod open;
 mod prepared;
 mod serde_keys;
 mod suite;
+pub mod targets;
 
 pub use context::{context, export, key_schedule};
 pub use kem::{

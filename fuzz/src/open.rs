@@ -8,10 +8,11 @@ use typed_hpke::{EncappedKey, Hpke, Psk};
 
 use crate::{Input, Keys, PSK, keys, nenc};
 
-/// Splits the input for an open: selector byte, enc, aad, info, ciphertext.
-fn open_parts<'a, K: Kem>(
-    data: &'a [u8],
-) -> Option<(u8, EncappedKey<K>, &'a [u8], &'a [u8], &'a [u8])> {
+/// An open's input, split: selector byte, enc, aad, info, ciphertext.
+type OpenParts<'a, K> = (u8, EncappedKey<K>, &'a [u8], &'a [u8], &'a [u8]);
+
+/// Splits the input for an open.
+fn open_parts<K: Kem>(data: &[u8]) -> Option<OpenParts<'_, K>> {
     let mut input = Input(data);
     let selector = input.byte();
     let enc = EncappedKey::<K>::from_bytes(input.take(nenc::<K>())).ok()?;
