@@ -38,6 +38,12 @@ pub trait Aead: crate::sealed::Sealed + Sized + 'static {
 }
 
 /// An AEAD that can seal and open: every [`Aead`] but [`ExportOnly`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot seal or open: the suite only exports secrets",
+    label = "an export-only AEAD",
+    note = "with `ExportOnly` (RFC 9180 §5.3) use `export` on a context or the \
+            `send_export_*` / `receive_export_*` functions; to encrypt, pick a sealing AEAD"
+)]
 pub trait SealingAead: Aead {
     /// `Nt`, the tag length in bytes.
     type Nt: ArraySize;

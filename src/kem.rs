@@ -135,6 +135,12 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
 
 /// A KEM with the authenticated variants `AuthEncap` / `AuthDecap` (RFC 9180 §4.1), which the
 /// `auth` and `auth_psk` modes need. The DH-KEMs have them; the post-quantum KEMs do not.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no authenticated encapsulation: the Auth and AuthPSK modes need a DH-KEM",
+    label = "no `AuthEncap` / `AuthDecap` for this KEM",
+    note = "ML-KEM, X-Wing and the ML-KEM hybrids have Base and PSK modes only \
+            (draft-ietf-hpke-pq); authenticate the sender with a signature or a PSK instead"
+)]
 pub trait AuthKem: Kem {
     /// `AuthEncap(pkR, skS)`.
     ///
