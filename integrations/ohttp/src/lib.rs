@@ -1,6 +1,8 @@
 #![forbid(unsafe_code)]
-#![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, unreachable_pub)]
 #![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![doc = include_str!("../README.md")]
 
 pub mod chunked;
