@@ -18,7 +18,7 @@ use crate::sealed::ScheduleObserver;
 /// `DeriveKeyPair(ikm_e)` (RFC 9180 Appendix A); for ML-KEM `ikm_e` is the 32-byte `m` of
 /// `Encaps_internal`; for the hybrids it is `m` followed by the traditional group's
 /// `RandomScalar` seed (at most `Group.Nseed` bytes), as in the draft-ietf-hpke-pq vectors.
-/// `pk_r` is a [`PublicKey`] or a [`PreparedPublicKey`](crate::kem::PreparedPublicKey).
+/// `pk_r` is a [`PublicKey`](crate::PublicKey) or a [`PreparedPublicKey`](crate::kem::PreparedPublicKey).
 ///
 /// # Errors
 /// [`Error::Encap`] if `ikm_e` has the wrong shape for the KEM or the DH output is unusable;
