@@ -102,6 +102,8 @@ mod typed {
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
+#[cfg(feature = "serde")]
+pub use crate::serde_impls::WithKemId;
 
 /// The generator a runtime function was given, in one of the two types the runtime dispatch is
 /// compiled for. Each public function generic over the caller's generator (`R`) or key input
@@ -386,6 +388,21 @@ impl Suite {
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
         with_rng!(rng, r => steps::by_kem(self.kem, steps::Generate(r))?)
+    }
+}
+
+/// A key parsed for a KEM named by its id alone (the tagged serde form, [`WithKemId`]).
+#[cfg(feature = "serde")]
+impl PrivateKey {
+    pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
+        steps::by_kem(kem_id, steps::ParseSk(bytes))?
+    }
+}
+
+#[cfg(feature = "serde")]
+impl PublicKey {
+    pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
+        steps::by_kem(kem_id, steps::ParsePk(bytes))?
     }
 }
 

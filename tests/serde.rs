@@ -55,6 +55,7 @@ fn round_trip<K: Kem>() {
         typed_hpke::suite::Suite::new(if K::ID == 0x0020 { 0x0010 } else { 0x0020 }, 1, 1).unwrap();
     let mut de = serde_json::Deserializer::from_str(&pk_json);
     assert!(other.deserialize_public_key(&mut de).is_err());
+    tagged_round_trip::<K>(&rt_sk, &rt_pk, &sk_json, &pk_json);
     // The runtime `enc` too.
     let (rt_enc, _) = suite
         .setup_sender(&mut rng, &rt_pk, b"", typed_hpke::suite::SenderMode::Base)
@@ -63,6 +64,63 @@ fn round_trip<K: Kem>() {
     assert_eq!(
         serde_json::to_string(&rt_enc).unwrap(),
         serde_json::to_string(&typed_enc).unwrap()
+    );
+}
+
+/// `WithKemId`: `{"kem_id": id, "key": <the key's own form>}`, back to the same key through
+/// the id alone, from a map in either order and from a sequence.
+fn tagged_round_trip<K: Kem>(
+    rt_sk: &typed_hpke::suite::PrivateKey,
+    rt_pk: &typed_hpke::suite::PublicKey,
+    sk_json: &str,
+    pk_json: &str,
+) {
+    use typed_hpke::suite::{PrivateKey as RtSk, PublicKey as RtPk, WithKemId};
+    let id = K::ID;
+    let sk_text = serde_json::to_string(&WithKemId(rt_sk.clone())).unwrap();
+    assert_eq!(sk_text, format!(r#"{{"kem_id":{id},"key":{sk_json}}}"#));
+    let pk_text = serde_json::to_string(&WithKemId(rt_pk.clone())).unwrap();
+    assert_eq!(pk_text, format!(r#"{{"kem_id":{id},"key":{pk_json}}}"#));
+    let sk_back: WithKemId<RtSk> = serde_json::from_str(&sk_text).unwrap();
+    assert_eq!(&sk_back.0, rt_sk);
+    let pk_back: WithKemId<RtPk> = serde_json::from_str(&pk_text).unwrap();
+    assert_eq!(&pk_back.0, rt_pk);
+    // Fields in the other order, and the sequence form.
+    let swapped = format!(r#"{{"key":{pk_json},"kem_id":{id}}}"#);
+    assert_eq!(
+        &serde_json::from_str::<WithKemId<RtPk>>(&swapped).unwrap().0,
+        rt_pk
+    );
+    let seq = format!("[{id},{sk_json}]");
+    assert_eq!(
+        &serde_json::from_str::<WithKemId<RtSk>>(&seq).unwrap().0,
+        rt_sk
+    );
+    // Refused: an unknown KEM id; another KEM's id (the key's length or encoding does not fit
+    // it); a missing, repeated or unknown field; a third element.
+    let bad = [
+        format!(r#"{{"kem_id":4660,"key":{pk_json}}}"#),
+        format!(
+            r#"{{"kem_id":{},"key":{pk_json}}}"#,
+            if id == 0x0020 { 0x0010 } else { 0x0020 }
+        ),
+        format!(r#"{{"key":{pk_json}}}"#),
+        format!(r#"{{"kem_id":{id}}}"#),
+        format!(r#"{{"kem_id":{id},"kem_id":{id},"key":{pk_json}}}"#),
+        format!(r#"{{"kem_id":{id},"key":{pk_json},"key":{pk_json}}}"#),
+        format!(r#"{{"kem_id":{id},"key":{pk_json},"extra":1}}"#),
+        format!("[{id},{pk_json},1]"),
+        format!("[{id}]"),
+    ];
+    for text in &bad {
+        assert!(
+            serde_json::from_str::<WithKemId<RtPk>>(text).is_err(),
+            "{text}"
+        );
+    }
+    assert!(
+        serde_json::from_str::<WithKemId<RtSk>>(&format!(r#"{{"kem_id":4660,"key":{sk_json}}}"#))
+            .is_err()
     );
 }
 
