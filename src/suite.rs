@@ -355,7 +355,7 @@ impl Suite {
     /// # Errors
     /// [`Error::InvalidPrivateKey`] as the typed `PrivateKey::from_bytes` gives it.
     pub fn private_key_from_bytes(&self, bytes: &[u8]) -> Result<PrivateKey, Error> {
-        steps::by_kem(self.kem, steps::ParseSk(bytes))?
+        PrivateKey::from_kem_id_and_bytes(self.kem, bytes)
     }
 
     /// `DeserializePublicKey` for this suite's KEM, with the validation the typed
@@ -364,7 +364,7 @@ impl Suite {
     /// # Errors
     /// [`Error::InvalidPublicKey`] as the typed API gives it.
     pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey, Error> {
-        steps::by_kem(self.kem, steps::ParsePk(bytes))?
+        PublicKey::from_kem_id_and_bytes(self.kem, bytes)
     }
 
     /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3).
@@ -391,15 +391,14 @@ impl Suite {
     }
 }
 
-/// A key parsed for a KEM named by its id alone (the tagged serde form, [`WithKemId`]).
-#[cfg(feature = "serde")]
+/// A key parsed for a KEM named by its id alone: a suite's parsers and the tagged serde form
+/// (`WithKemId`) share these.
 impl PrivateKey {
     pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
         steps::by_kem(kem_id, steps::ParseSk(bytes))?
     }
 }
 
-#[cfg(feature = "serde")]
 impl PublicKey {
     pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
         steps::by_kem(kem_id, steps::ParsePk(bytes))?
