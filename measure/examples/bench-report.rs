@@ -3,15 +3,15 @@
 //! ```text
 //! COMPARE_OUT=$PWD/measure/benches/compare/results.tsv \
 //!     cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare
-//! cargo run --release -p typed-hpke-measure --ignore-rust-version --example bench-report
+//! cargo run -p typed-hpke-measure --ignore-rust-version --example bench-report
 //! ```
 //!
 //! It reads the results file (`COMPARE_RESULTS`, default `measure/benches/compare/results.tsv`, the
 //! committed run) and writes: the machine and the method; the tally per peer configuration; every
 //! loss with its cause; the limit and floor columns; every row's ratios with their 95% intervals;
 //! allocations per operation for every implementation; the runtime API against the typed one;
-//! and a table of type sizes. Without the `comparative` feature the sizes of hpke-ng's types are
-//! the ones hpke-ng publishes instead of measured ones.
+//! and a table of type sizes (typed-hpke's and hpke-ng's, measured in this build; a debug build
+//! gives the release sizes, see `measure/README.md`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
