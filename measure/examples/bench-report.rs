@@ -172,7 +172,7 @@ fn main() {
          of `measure/benches/compare` and the rows rerun since (listed under Method); do not edit by hand. Reproduce with:\n\n```sh\n\
          COMPARE_OUT=$PWD/measure/benches/compare/results.tsv \\\n    \
          cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare\n\
-         cargo run --release -p typed-hpke-measure --ignore-rust-version --example bench-report\n```\n"
+         cargo run -p typed-hpke-measure --ignore-rust-version --example bench-report\n```\n"
     )
     .unwrap();
 
