@@ -43,33 +43,50 @@ fn main() {
         canary();
         return;
     }
-    // `ct/run` runs everything; a KEM id (e.g. `0x0011`) as the argument runs that KEM alone.
-    let only = std::env::args()
-        .nth(1)
+    // `ct/run` runs everything, in two halves side by side (`half 0`, `half 1`: the items
+    // below alternate between them); a KEM id (e.g. `0x0011`) as the argument runs that KEM
+    // alone.
+    let arg = std::env::args().nth(1);
+    let half = match (arg.as_deref(), std::env::args().nth(2).as_deref()) {
+        (Some("half"), Some("0")) => Some(0),
+        (Some("half"), Some("1")) => Some(1),
+        (Some("half"), _) => {
+            eprintln!("typed-hpke-ct: `half` takes 0 or 1");
+            std::process::exit(2);
+        }
+        _ => None,
+    };
+    let only = arg
+        .filter(|_| half.is_none())
         .and_then(|a| u16::from_str_radix(a.trim_start_matches("0x"), 16).ok());
     // Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs
-    // rotate so that each KDF and each AEAD appears beside several KEMs.
-    auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(only);
-    auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(only);
-    auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(only);
-    auth_kem::<DhKemSecp256k1HkdfSha256, Shake128, ExportOnly>(only);
-    auth_kem::<DhKemX25519HkdfSha256, Shake256, Aes128Gcm>(only);
-    auth_kem::<DhKemX448HkdfSha512, TurboShake128, Aes256Gcm>(only);
-    kem::<MlKem512, TurboShake256, ChaCha20Poly1305>(only);
-    kem::<MlKem768, HkdfSha256, ExportOnly>(only);
-    kem::<MlKem1024, HkdfSha384, Aes128Gcm>(only);
-    kem::<MlKem768P256, HkdfSha512, Aes256Gcm>(only);
-    kem::<MlKem1024P384, Shake128, ChaCha20Poly1305>(only);
-    kem::<XWing, Shake256, Aes128Gcm>(only);
-    if only.is_none() {
-        // The key schedule and the contexts over every KDF and AEAD, all modes, on X25519.
-        kdf::<HkdfSha256>();
-        kdf::<HkdfSha384>();
-        kdf::<HkdfSha512>();
-        kdf::<Shake128>();
-        kdf::<Shake256>();
-        kdf::<TurboShake128>();
-        kdf::<TurboShake256>();
+    // rotate so that each KDF and each AEAD appears beside several KEMs. Then the key schedule
+    // and the contexts over every KDF and AEAD, all modes, on X25519.
+    let items: [fn(Option<u16>); 19] = [
+        |o| auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(o),
+        |o| auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(o),
+        |o| auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(o),
+        |o| auth_kem::<DhKemSecp256k1HkdfSha256, Shake128, ExportOnly>(o),
+        |o| auth_kem::<DhKemX25519HkdfSha256, Shake256, Aes128Gcm>(o),
+        |o| auth_kem::<DhKemX448HkdfSha512, TurboShake128, Aes256Gcm>(o),
+        |o| drop(kem::<MlKem512, TurboShake256, ChaCha20Poly1305>(o)),
+        |o| drop(kem::<MlKem768, HkdfSha256, ExportOnly>(o)),
+        |o| drop(kem::<MlKem1024, HkdfSha384, Aes128Gcm>(o)),
+        |o| drop(kem::<MlKem768P256, HkdfSha512, Aes256Gcm>(o)),
+        |o| drop(kem::<MlKem1024P384, Shake128, ChaCha20Poly1305>(o)),
+        |o| drop(kem::<XWing, Shake256, Aes128Gcm>(o)),
+        |o| kdf::<HkdfSha256>(o),
+        |o| kdf::<HkdfSha384>(o),
+        |o| kdf::<HkdfSha512>(o),
+        |o| kdf::<Shake128>(o),
+        |o| kdf::<Shake256>(o),
+        |o| kdf::<TurboShake128>(o),
+        |o| kdf::<TurboShake256>(o),
+    ];
+    for (i, item) in items.iter().enumerate() {
+        if half.is_none_or(|h| i % 2 == h) {
+            item(only);
+        }
     }
     println!(
         "typed-hpke-ct: {} steps run, {} reports",
@@ -108,8 +125,11 @@ fn auth_kem<K: AuthKem, F: Kdf, A: Aead>(only: Option<u16>) {
 }
 
 /// The key schedule in every mode and, for the sealing AEADs, the contexts and the
-/// single-shot functions, for one KDF with every AEAD, on X25519.
-fn kdf<F: Kdf>() {
+/// single-shot functions, for one KDF with every AEAD, on X25519; not when `only` names a KEM.
+fn kdf<F: Kdf>(only: Option<u16>) {
+    if only.is_some() {
+        return;
+    }
     type X = DhKemX25519HkdfSha256;
     fn schedule<F: Kdf, A: Aead>() -> String {
         let name = suite_name::<X, F, A>();
