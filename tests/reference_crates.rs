@@ -59,6 +59,61 @@ fn xwing_matches_the_x_wing_crate() {
     }
 }
 
+/// X25519 u-coordinates whose product with any clamped scalar is all zero: 0 and 1 (the points
+/// of order 1 and 4), and their non-canonical encodings p and p + 1 (X25519 reduces mod p).
+fn low_order_x25519() -> [[u8; 32]; 4] {
+    let mut one = [0u8; 32];
+    one[0] = 1;
+    let mut p = [0xff_u8; 32];
+    p[0] = 0xed;
+    p[31] = 0x7f;
+    let mut p_plus_one = p;
+    p_plus_one[0] = 0xee;
+    [[0u8; 32], one, p, p_plus_one]
+}
+
+/// An `enc` whose X25519 share has low order (its DH output is all zero) is refused, as the
+/// `x-wing` crate's rejecting key and Go's crypto/hpke refuse it; X-Wing's accepting key
+/// computes a secret from it, so the refusal is the check's, not a malformed input's. And a
+/// recipient key whose X25519 half has low order cannot be encapsulated to.
+#[test]
+fn xwing_refuses_a_low_order_x25519_share() {
+    use x_wing::TryDecapsulate;
+    let mut rng = rng("x-wing low order");
+    for (i, ct_t) in low_order_x25519().iter().enumerate() {
+        let seed: [u8; 32] = random(&mut rng);
+        let ours = PrivateKey::<XWing>::from_bytes(&seed).unwrap();
+        let eseed: [u8; 64] = random(&mut rng);
+        let (_, honest) =
+            typed_hpke::hazmat::encap_deterministic::<XWing>(&eseed, &ours.public_key()).unwrap();
+        let mut enc: [u8; 1120] = honest.as_bytes()[..].try_into().unwrap();
+        enc[1088..].copy_from_slice(ct_t);
+
+        let accepting = x_wing::DecapsulationKey::from(seed);
+        let rejecting = x_wing::DecapsulationKeyRejectNonContrib::from(seed);
+        let _secret = accepting.decapsulate(&enc.into());
+        assert!(
+            rejecting.try_decapsulate(&enc.into()).is_err(),
+            "#{i} x-wing"
+        );
+        assert_eq!(
+            XWing::decap(&EncappedKey::from_bytes(&enc).unwrap(), &ours).err(),
+            Some(typed_hpke::Error::Decap),
+            "#{i} decap"
+        );
+
+        let mut pk = ours.public_key().as_bytes().to_vec();
+        let len = pk.len();
+        pk[len - 32..].copy_from_slice(ct_t);
+        let pk = typed_hpke::PublicKey::<XWing>::from_bytes(&pk).unwrap();
+        assert_eq!(
+            typed_hpke::hazmat::encap_deterministic::<XWing>(&eseed, &pk).err(),
+            Some(typed_hpke::Error::Encap),
+            "#{i} encap"
+        );
+    }
+}
+
 macro_rules! ml_kem_matches {
     ($test:ident, $ours:ty, $theirs:ty, $nct:literal) => {
         #[test]

@@ -184,28 +184,29 @@ macro_rules! hybrid_kem {
                 sk_e: &<$group as DhGroup>::Scalar,
                 pk_r: &PublicKey<Self>,
                 table: Option<&<$group as DhGroup>::Table>,
-            ) -> (SharedSecret<Self>, EncappedKey<Self>) {
+            ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
                 let pk = &pk_r.pk;
                 // (ct_PQ, ss_PQ) = ML-KEM.Encaps_internal(pk_PQ, m)
                 let (ct_m, ss_m) = pk.ek_m.encapsulate(&m.0);
                 // ct_T = pk(sk_E); ss_T = DH(sk_E, pk_T)
                 let (_, ct_t) = <$group as DhEngine<$group>>::public(sk_e);
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
-                // X-Wing defines no all-zero check on ss_T (its combiner hashes ct_T and pk_T);
-                // for the Weierstrass groups a validated point times a non-zero scalar is never
-                // the identity. The flag is therefore not an error here.
-                let _usable = match table {
+                let usable = match table {
                     Some(table) => {
                         <$group as DhEngine<$group>>::dh_prepared(sk_e, &pk.pk_t, table, &mut ss_t)
                     }
                     None => <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t),
                 };
+                // An all-zero X25519 output (pk_T of low order) is refused: see `decap`.
+                if !crate::declassify::dh_output_valid(usable) {
+                    return Err(Error::Encap);
+                }
                 let ss = combine(&ss_m[..], &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
                 enc[..ct_m.len()].copy_from_slice(&ct_m);
                 enc[ct_m.len()..].copy_from_slice(&ct_t);
-                (SharedSecret::new(Zeroizing::new(ss)), EncappedKey { enc })
+                Ok((SharedSecret::new(Zeroizing::new(ss)), EncappedKey { enc }))
             }
         }
 
@@ -259,7 +260,17 @@ macro_rules! hybrid_kem {
                 let ss_m = sk.dk_m.decapsulate(ct_m);
                 // ss_T = DH(sk_T, ct_T)
                 let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
-                let _usable = <$group as DhEngine<$group>>::dh(&sk.sk_t, &pk_e, &mut ss_t);
+                let usable = <$group as DhEngine<$group>>::dh(&sk.sk_t, &pk_e, &mut ss_t);
+                // X-Wing (draft-connolly-cfrg-xwing-kem, and draft-irtf-cfrg-concrete-hybrid-kems'
+                // MLKEM768-X25519) defines no check on ss_T, its combiner hashing ct_T and pk_T
+                // in; RFC 7748 §6.1 lets an X25519 user abort on an all-zero output. Go's
+                // crypto/hpke does, as RFC 9180 §7.1.4 requires of DHKEM(X25519), and so does
+                // this crate, so that the two agree on which `enc` is valid; an honest sender
+                // never produces a low-order ct_T. For the Weierstrass groups a validated point
+                // times a non-zero scalar is never the identity: the check never fires there.
+                if !crate::declassify::dh_output_valid(usable) {
+                    return Err(Error::Decap);
+                }
                 let ss = combine(&ss_m[..], &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
@@ -286,7 +297,7 @@ macro_rules! hybrid_kem {
                 let mut seed_t = Zeroizing::new(Array::<u8, $nseed_t>::default());
                 rng.fill_bytes(&mut seed_t[..]);
                 let sk_e = Zeroizing::new(random_scalar::<$group>(&seed_t).ok_or(Error::Encap)?);
-                Ok(Self::encap_with(&m, &sk_e, pk_r, table))
+                Self::encap_with(&m, &sk_e, pk_r, table)
             }
 
             fn encap_deterministic(
@@ -303,7 +314,7 @@ macro_rules! hybrid_kem {
                     return Err(Error::Encap);
                 }
                 let sk_e = Zeroizing::new(random_scalar::<$group>(seed_t).ok_or(Error::Encap)?);
-                Ok(Self::encap_with(&m, &sk_e, pk_r, table))
+                Self::encap_with(&m, &sk_e, pk_r, table)
             }
 
             fn sk_from_bytes(bytes: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
