@@ -23,6 +23,10 @@
 //!   RFC's own rule: refuse an empty psk or psk_id);
 //! - rust-hpke accepts the PSK modes with an empty psk *and* an empty psk_id (RFC 9180 §5.1
 //!   `VerifyPSKInputs` refuses them), so it is left out of that one case;
+//! - typed-hpke refuses an X-Wing `enc` whose X25519 share has low order (its DH output is all
+//!   zero; Go's crypto/hpke refuses it too), which the peers may accept: on such an `enc`,
+//!   typed-hpke's refusal is asserted, with the share checked to be one DHKEM(X25519) refuses
+//!   (RFC 9180 §7.1.4), and the peers' outcomes are not compared;
 //! - rust-hpke panics on the auth modes of a KEM without authenticated encapsulation (its
 //!   documented contract) and on ExportOnly with a one-stage KDF (a defect pinned by
 //!   `measure/tests/differential.rs`), so it is not called there.
@@ -781,6 +785,17 @@ pub fn differential(data: &[u8]) {
         if wrong_length && let Some((name, out)) = outcomes.first() {
             assert!(out.is_err(), "{name} took an enc of {} bytes", enc.len());
         }
+        if suite.kem_id() == 0x647A && !wrong_length && x25519_low_order(&enc[enc.len() - 32..]) {
+            for (name, out) in &outcomes {
+                if *name == "typed-hpke" {
+                    assert!(
+                        out.is_err(),
+                        "typed-hpke took X-Wing's low-order X25519 share"
+                    );
+                }
+            }
+            return;
+        }
         if let Some(((first, ours), rest)) = outcomes.split_first() {
             for (other, theirs) in rest {
                 assert_eq!(
@@ -793,4 +808,15 @@ pub fn differential(data: &[u8]) {
             }
         }
     }
+}
+
+/// Whether `share`, as a DHKEM(X25519) `enc`, is refused for its all-zero DH output (RFC 9180
+/// §7.1.4): a low-order X25519 point, whatever the private key.
+fn x25519_low_order(share: &[u8]) -> bool {
+    use typed_hpke::kem::{DhKemX25519HkdfSha256 as X, Kem};
+    let Ok(enc) = typed_hpke::EncappedKey::<X>::from_bytes(share) else {
+        return false;
+    };
+    let (sk, _) = X::derive_key_pair(&[7u8; 32]).expect("DeriveKeyPair of 32 bytes");
+    X::decap(&enc, &sk).is_err()
 }
