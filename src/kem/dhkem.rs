@@ -145,7 +145,7 @@ impl<G: DhGroup> DhKem<G> {
     }
 
     /// `dh = DH(sk, pk)`, failing with `err` on an unusable output.
-    fn dh(
+    pub(super) fn dh(
         sk: &G::Scalar,
         pk: &G::Point,
         err: Error,
@@ -154,7 +154,8 @@ impl<G: DhGroup> DhKem<G> {
     }
 
     /// `dh = DH(sk, pk)` through `pk`'s table when there is one (the same value either way).
-    fn dh_to(
+    /// The hybrids' traditional half goes through it too, for the same abort.
+    pub(super) fn dh_to(
         sk: &G::Scalar,
         pk: &G::Point,
         table: Option<&G::Table>,

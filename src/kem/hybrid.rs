@@ -190,17 +190,8 @@ macro_rules! hybrid_kem {
                 let (ct_m, ss_m) = pk.ek_m.encapsulate(&m.0);
                 // ct_T = pk(sk_E); ss_T = DH(sk_E, pk_T)
                 let (_, ct_t) = <$group as DhEngine<$group>>::public(sk_e);
-                let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
-                let usable = match table {
-                    Some(table) => {
-                        <$group as DhEngine<$group>>::dh_prepared(sk_e, &pk.pk_t, table, &mut ss_t)
-                    }
-                    None => <$group as DhEngine<$group>>::dh(sk_e, &pk.pk_t, &mut ss_t),
-                };
                 // An all-zero X25519 output (pk_T of low order) is refused: see `decap`.
-                if !crate::declassify::dh_output_valid(usable) {
-                    return Err(Error::Encap);
-                }
+                let ss_t = crate::kem::DhKem::<$group>::dh_to(sk_e, &pk.pk_t, table, Error::Encap)?;
                 let ss = combine(&ss_m[..], &ss_t, &ct_t, pk.pk_t_bytes(), Self::LABEL);
                 // enc = concat(ct_PQ, ct_T)
                 let mut enc = Array::<u8, $nenc>::default();
@@ -259,8 +250,6 @@ macro_rules! hybrid_kem {
                 // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), with the cached expanded key
                 let ss_m = sk.dk_m.decapsulate(ct_m);
                 // ss_T = DH(sk_T, ct_T)
-                let mut ss_t = Zeroizing::new(Array::<u8, <$group as DhGroup>::NDh>::default());
-                let usable = <$group as DhEngine<$group>>::dh(&sk.sk_t, &pk_e, &mut ss_t);
                 // X-Wing (draft-connolly-cfrg-xwing-kem, and draft-irtf-cfrg-concrete-hybrid-kems'
                 // MLKEM768-X25519) defines no check on ss_T, its combiner hashing ct_T and pk_T
                 // in; RFC 7748 §6.1 lets an X25519 user abort on an all-zero output. Go's
@@ -268,9 +257,8 @@ macro_rules! hybrid_kem {
                 // this crate, so that the two agree on which `enc` is valid; an honest sender
                 // never produces a low-order ct_T. For the Weierstrass groups a validated point
                 // times a non-zero scalar is never the identity: the check never fires there.
-                if !crate::declassify::dh_output_valid(usable) {
-                    return Err(Error::Decap);
-                }
+                // The check is the DH-KEMs' own (RFC 9180 §7.1.4), in `DhKem::dh`.
+                let ss_t = crate::kem::DhKem::<$group>::dh(&sk.sk_t, &pk_e, Error::Decap)?;
                 let ss = combine(&ss_m[..], &ss_t, ct_t, sk.public.pk_t_bytes(), Self::LABEL);
                 Ok(SharedSecret::new(Zeroizing::new(ss)))
             }
