@@ -46,6 +46,11 @@ INVOCATIONS = [
 KEPT_APART = {"module-lattice": {"alloc"}}
 
 
+def name_version(pkg_id):
+    """`registry+...#name@version` -> (name, version)."""
+    return tuple(pkg_id.split("#")[-1].split("@"))
+
+
 def features(invocation):
     """(pkg_id, "target" | "host") -> features, over the invocation's unit graph."""
     env = dict(os.environ, CARGO_INCREMENTAL="0", CARGO_PROFILE_DEV_DEBUG="line-tables-only",
@@ -76,8 +81,8 @@ def features(invocation):
 def render(listed):
     """The generated part of the manifest, and the `peers` feature's list."""
     def key(pkg_id, context):
-        name, version = pkg_id.split("#")[-1].split("@")
-        twins = sum(1 for p, c in listed if c == context and p.split("#")[-1].split("@")[0] == name)
+        name, version = name_version(pkg_id)
+        twins = sum(1 for p, c in listed if c == context and name_version(p)[0] == name)
         return name, version, name if twins == 1 else name + "-" + "-".join(version.split(".")[:2])
     text, peers = [], []
     for context, section in (("target", "dependencies"), ("host", "build-dependencies")):
@@ -116,12 +121,11 @@ def main():
         while True:
             write(head, listed)
             runs = [features(inv) for inv in INVOCATIONS]
-            library = {key for key in runs[0]}
+            library = set(runs[0])
             union, asked = collections.defaultdict(set), collections.defaultdict(list)
             for run in runs:
                 for key, feats in run.items():
-                    name = key[0].split("#")[-1].split("@")[0]
-                    feats = feats - KEPT_APART.get(name, set())
+                    feats = feats - KEPT_APART.get(name_version(key[0])[0], set())
                     union[key] |= feats
                     asked[key].append(feats)
             new = dict(listed)
