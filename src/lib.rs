@@ -34,6 +34,10 @@ mod psk;
 // Contexts (RFC 9180 §5.2, §5.3): sealing, opening, exporting.
 mod context;
 
+// Symmetric keys from HPKE exports, for protocols that key their own AEAD (RFC 9458 §4.4):
+// `Extract` / `Expand` and the AEAD state of a context, keyed by the caller.
+pub mod symmetric;
+
 // The typed API: `Hpke<K, F, A>` and its setups and single-shot functions; `hazmat`, the
 // known-answer-test entry points behind the feature of that name.
 #[cfg(feature = "hazmat")]

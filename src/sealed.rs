@@ -123,6 +123,16 @@ pub trait KdfEngine<F: Kdf> {
     ) -> Result<(), Error>;
 }
 
+/// A two-stage KDF's engine: `Extract` and `Expand` without HPKE's labels, for
+/// [`crate::symmetric::Prk`].
+pub trait TwoStageEngine<F: crate::symmetric::TwoStageKdf> {
+    /// `Extract(salt, concat(ikm))`, kept keyed for `Expand`.
+    fn extract(salt: &[u8], ikm: &[&[u8]]) -> F::Prk;
+    /// `Expand(prk, concat(info), L)` with `L = out.len()`; [`Error::InvalidLength`] beyond
+    /// 255·Nh.
+    fn expand(prk: &F::Prk, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error>;
+}
+
 /// An AEAD's engine: keying.
 pub trait AeadEngine<A: Aead> {
     /// Keys the cipher.

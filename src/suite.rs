@@ -77,6 +77,7 @@ mod any;
 mod context;
 mod keys;
 mod steps;
+mod symmetric;
 mod visitors;
 
 #[cfg(feature = "alloc")]
@@ -102,6 +103,7 @@ mod typed {
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
+pub use self::symmetric::{Opener, Prk, Sealer};
 #[cfg(feature = "serde")]
 pub use crate::serde_impls::WithKemId;
 
@@ -348,23 +350,58 @@ impl<'a> ReceiverMode<'a> {
     }
 }
 
-/// Keys.
-impl Suite {
-    /// `DeserializePrivateKey` for this suite's KEM: parse once, use many times.
+/// A KEM chosen at run time by its `kem_id` alone, for code that handles keys before (or
+/// without) a whole suite: a gateway loading its key, a key configuration parsed before its
+/// symmetric pairs are known. [`Suite::kem`] gives a suite's.
+///
+/// ```
+/// # #[cfg(all(feature = "x25519", feature = "getrandom"))] {
+/// use typed_hpke::suite::AnyKem;
+/// let kem = AnyKem::new(0x0020)?; // DHKEM(X25519, HKDF-SHA256)
+/// let (sk, pk) = kem.generate_key_pair(&mut typed_hpke::OsRng::default())?;
+/// assert_eq!(kem.private_key_from_bytes(&sk.to_bytes())?.public_key(), pk);
+/// # }
+/// # Ok::<(), typed_hpke::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AnyKem {
+    id: u16,
+}
+
+impl AnyKem {
+    /// The KEM with this id (RFC 9180 §7.1 and draft-ietf-hpke-pq registries).
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSuite`] if the id is unknown or names a KEM this build leaves out.
+    pub fn new(kem_id: u16) -> Result<Self, Error> {
+        steps::by_kem(kem_id, steps::Nothing)?;
+        Ok(Self { id: kem_id })
+    }
+
+    /// `kem_id`.
+    pub const fn id(&self) -> u16 {
+        self.id
+    }
+
+    /// Whether the KEM has authenticated encapsulation (the Auth and AuthPSK modes).
+    pub fn supports_auth(&self) -> bool {
+        steps::by_auth_kem(self.id, steps::Nothing).is_ok()
+    }
+
+    /// `DeserializePrivateKey`: parse once, use many times.
     ///
     /// # Errors
     /// [`Error::InvalidPrivateKey`] as the typed `PrivateKey::from_bytes` gives it.
     pub fn private_key_from_bytes(&self, bytes: &[u8]) -> Result<PrivateKey, Error> {
-        PrivateKey::from_kem_id_and_bytes(self.kem, bytes)
+        PrivateKey::from_kem_id_and_bytes(self.id, bytes)
     }
 
-    /// `DeserializePublicKey` for this suite's KEM, with the validation the typed
-    /// `PublicKey::from_bytes` does.
+    /// `DeserializePublicKey`, with the validation the typed `PublicKey::from_bytes` does.
     ///
     /// # Errors
     /// [`Error::InvalidPublicKey`] as the typed API gives it.
     pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey, Error> {
-        PublicKey::from_kem_id_and_bytes(self.kem, bytes)
+        PublicKey::from_kem_id_and_bytes(self.id, bytes)
     }
 
     /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3).
@@ -372,7 +409,7 @@ impl Suite {
     /// # Errors
     /// As the KEM's `derive_key_pair`.
     pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(PrivateKey, PublicKey), Error> {
-        steps::by_kem(self.kem, steps::Derive(ikm))?
+        steps::by_kem(self.id, steps::Derive(ikm))?
     }
 
     /// `GenerateKeyPair()`.
@@ -387,7 +424,51 @@ impl Suite {
     }
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
-        with_rng!(rng, r => steps::by_kem(self.kem, steps::Generate(r))?)
+        with_rng!(rng, r => steps::by_kem(self.id, steps::Generate(r))?)
+    }
+}
+
+/// Keys: the suite's KEM's ([`AnyKem`]).
+impl Suite {
+    /// The suite's KEM.
+    pub const fn kem(&self) -> AnyKem {
+        AnyKem { id: self.kem }
+    }
+
+    /// `DeserializePrivateKey` for this suite's KEM: parse once, use many times.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPrivateKey`] as the typed `PrivateKey::from_bytes` gives it.
+    pub fn private_key_from_bytes(&self, bytes: &[u8]) -> Result<PrivateKey, Error> {
+        self.kem().private_key_from_bytes(bytes)
+    }
+
+    /// `DeserializePublicKey` for this suite's KEM, with the validation the typed
+    /// `PublicKey::from_bytes` does.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPublicKey`] as the typed API gives it.
+    pub fn public_key_from_bytes(&self, bytes: &[u8]) -> Result<PublicKey, Error> {
+        self.kem().public_key_from_bytes(bytes)
+    }
+
+    /// `DeriveKeyPair(ikm)` (RFC 9180 §7.1.3).
+    ///
+    /// # Errors
+    /// As the KEM's `derive_key_pair`.
+    pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(PrivateKey, PublicKey), Error> {
+        self.kem().derive_key_pair(ikm)
+    }
+
+    /// `GenerateKeyPair()`.
+    ///
+    /// # Errors
+    /// As the KEM's `generate`: [`Error::DeriveKeyPair`] only for a broken `rng`.
+    pub fn generate_key_pair<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Result<(PrivateKey, PublicKey), Error> {
+        self.kem().generate_key_pair(rng)
     }
 }
 

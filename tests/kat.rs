@@ -789,3 +789,108 @@ fn vector_files_match_readme_sha256() {
         );
     }
 }
+
+/// `typed_hpke::symmetric` and its runtime twins against the RFC 9180 file, apart from the key
+/// schedule: `key`, `base_nonce` and `exporter_secret` re-derived from the printed
+/// `shared_secret`, `psk` and `key_schedule_context` with plain `Extract` / `Expand` (§4's
+/// labels written out here), typed and runtime; then all 257 encryptions of each vector sealed
+/// and opened by a `Sealer` / `Opener` keyed with the printed `key` and `base_nonce`, typed and
+/// runtime.
+#[test]
+fn symmetric_surface_reproduces_rfc9180() {
+    use typed_hpke::aead::Aead;
+    use typed_hpke::suite;
+    use typed_hpke::symmetric::{Opener, Prk, Sealer, TwoStageKdf};
+
+    fn expand(prk: &suite::Prk, suite_id: &[u8], label: &[u8], ksc: &[u8], len: usize) -> Vec<u8> {
+        // LabeledExpand: info = concat(I2OSP(L, 2), "HPKE-v1", suite_id, label, context)
+        let l = (len as u16).to_be_bytes();
+        let mut out = vec![0u8; len];
+        prk.expand(&[&l, b"HPKE-v1", suite_id, label, ksc], &mut out)
+            .unwrap();
+        out
+    }
+    fn typed_prk<F: TwoStageKdf>(salt: &[u8], ikm: &[&[u8]]) -> suite::Prk {
+        Prk::<F>::extract(salt, ikm).into()
+    }
+    fn typed<A: typed_hpke::aead::SealingAead>(
+        key: &[u8],
+        nonce: &[u8],
+    ) -> (suite::Sealer, suite::Opener) {
+        let key = key.try_into().unwrap();
+        let nonce = nonce.try_into().unwrap();
+        (
+            Sealer::<A>::new(&key, &nonce).into(),
+            Opener::<A>::new(&key, &nonce).into(),
+        )
+    }
+
+    let vectors: Vec<Vector> = read_vector_file("rfc9180-test-vectors.json");
+    let (mut derived, mut sealed) = (0, 0);
+    for v in &vectors {
+        let label = v.label();
+        let mut suite_id = b"HPKE".to_vec();
+        for id in [v.kem_id, v.kdf_id, v.aead_id] {
+            suite_id.extend_from_slice(&id.to_be_bytes());
+        }
+        let psk = v.psk.as_ref().map_or(&[][..], |p| &p.0[..]);
+        let ksc = &v.key_schedule_context.as_ref().unwrap().0;
+        // secret = LabeledExtract(shared_secret, "secret", psk)
+        let ikm: [&[u8]; 4] = [b"HPKE-v1", &suite_id, b"secret", psk];
+        let runtime = suite::Prk::extract(v.kdf_id, &v.shared_secret, &ikm).unwrap();
+        let typed_secret = match v.kdf_id {
+            0x0001 => typed_prk::<HkdfSha256>(&v.shared_secret, &ikm),
+            0x0002 => typed_prk::<HkdfSha384>(&v.shared_secret, &ikm),
+            _ => typed_prk::<HkdfSha512>(&v.shared_secret, &ikm),
+        };
+        for secret in [runtime, typed_secret] {
+            assert_eq!(secret.kdf_id(), v.kdf_id);
+            let key = expand(&secret, &suite_id, b"key", ksc, v.key.len());
+            let nonce = expand(&secret, &suite_id, b"base_nonce", ksc, v.base_nonce.len());
+            let exp = expand(&secret, &suite_id, b"exp", ksc, v.exporter_secret.len());
+            assert_eq!(key, v.key.0, "{label}: key");
+            assert_eq!(nonce, v.base_nonce.0, "{label}: base_nonce");
+            assert_eq!(exp, v.exporter_secret.0, "{label}: exporter_secret");
+            derived += 1;
+        }
+        let (key, nonce) = (&v.key.0[..], &v.base_nonce.0[..]);
+        if v.aead_id == ExportOnly::ID {
+            assert_eq!(
+                suite::Sealer::new(v.aead_id, key, nonce).err(),
+                Some(Error::UnsupportedOperation)
+            );
+            assert_eq!(
+                suite::Opener::new(v.aead_id, key, nonce).err(),
+                Some(Error::UnsupportedOperation)
+            );
+            continue;
+        }
+        let typed_pair = match v.aead_id {
+            0x0001 => typed::<Aes128Gcm>(key, nonce),
+            0x0002 => typed::<Aes256Gcm>(key, nonce),
+            _ => typed::<ChaCha20Poly1305>(key, nonce),
+        };
+        let runtime_pair = (
+            suite::Sealer::new(v.aead_id, key, nonce).unwrap(),
+            suite::Opener::new(v.aead_id, key, nonce).unwrap(),
+        );
+        for (mut sealer, mut opener) in [runtime_pair, typed_pair] {
+            assert_eq!((sealer.aead_id(), opener.aead_id()), (v.aead_id, v.aead_id));
+            for (i, e) in v.encryptions.iter().enumerate() {
+                assert_eq!(e.seq.unwrap_or(i as u64), sealer.sequence_number());
+                assert_eq!(
+                    sealer.seal(&e.aad, &e.pt).unwrap(),
+                    e.ct.0,
+                    "{label}: ct #{i}"
+                );
+                assert_eq!(
+                    opener.open(&e.aad, &e.ct).unwrap(),
+                    e.pt.0,
+                    "{label}: pt #{i}"
+                );
+                sealed += 1;
+            }
+        }
+    }
+    assert_eq!((derived, sealed), (2 * 128, 2 * 257 * 96));
+}

@@ -628,3 +628,168 @@ fn hybrid_random_scalar_candidate_count() {
     assert!(encap_deterministic::<XWing>(&ikm(&[&[0xff; 32]]), &pk).is_ok());
     assert!(encap_deterministic::<XWing>(&ikm(&[&[0xff; 32], &[0; 32]]), &pk).is_err());
 }
+
+/// `typed_hpke::symmetric` and `suite::{Prk, Sealer, Opener, AnyKem}`: every bad id, length and
+/// state is an error; a failed open changes neither the buffer nor the sequence number; the
+/// last sequence number is refused before any nonce is computed, and stays refused.
+#[test]
+fn symmetric_surface_rules() {
+    use typed_hpke::aead::Aead;
+    use typed_hpke::suite::{self, AnyKem};
+    use typed_hpke::symmetric::{Opener, Prk, Sealer};
+
+    // Extract exists for the two-stage KDFs only; unknown ids are unknown.
+    for id in [
+        Shake128::ID,
+        Shake256::ID,
+        TurboShake128::ID,
+        TurboShake256::ID,
+    ] {
+        assert_eq!(
+            suite::Prk::extract(id, b"", &[]).err(),
+            Some(Error::UnsupportedOperation)
+        );
+    }
+    for id in [0x0000, 0x0004, 0xffff] {
+        assert_eq!(
+            suite::Prk::extract(id, b"", &[]).err(),
+            Some(Error::UnsupportedSuite)
+        );
+    }
+    // Expand: at most 255·Nh, for each HKDF; over it, an error and `out` untouched.
+    for (id, nh) in [
+        (HkdfSha256::ID, 32),
+        (HkdfSha384::ID, 48),
+        (HkdfSha512::ID, 64),
+    ] {
+        let prk = suite::Prk::extract(id, b"salt", &[b"ikm"]).unwrap();
+        prk.expand(&[b"info"], &mut vec![0; 255 * nh]).unwrap();
+        let mut out = vec![0xa5; 255 * nh + 1];
+        assert_eq!(
+            prk.expand(&[b"info"], &mut out).err(),
+            Some(Error::InvalidLength)
+        );
+        assert!(out.iter().all(|&b| b == 0xa5));
+        // The pieces are concatenated: ikm and info split anywhere give the same output.
+        let split = suite::Prk::extract(id, b"salt", &[b"i", b"", b"km"]).unwrap();
+        let (mut a, mut b) = ([0u8; 40], [0u8; 40]);
+        prk.expand(&[b"in", b"fo"], &mut a).unwrap();
+        split.expand(&[b"info"], &mut b).unwrap();
+        assert_eq!(a, b);
+    }
+    let typed = Prk::<HkdfSha256>::extract(b"salt", &[b"ikm"]);
+    let mut too_long = [0u8; 255 * 32 + 1];
+    assert_eq!(
+        typed.expand(&[], &mut too_long).err(),
+        Some(Error::InvalidLength)
+    );
+
+    // AEAD ids and key / nonce lengths.
+    let (key, nonce) = ([7u8; 16], [9u8; 12]);
+    assert_eq!(
+        suite::Sealer::new(ExportOnly::ID, &key, &nonce).err(),
+        Some(Error::UnsupportedOperation)
+    );
+    assert_eq!(
+        suite::Opener::new(0x0004, &key, &nonce).err(),
+        Some(Error::UnsupportedSuite)
+    );
+    assert_eq!(
+        suite::Sealer::new(0x0001, &key[..15], &nonce).err(),
+        Some(Error::InvalidLength)
+    );
+    assert_eq!(
+        suite::Sealer::new(0x0002, &key, &nonce).err(),
+        Some(Error::InvalidLength)
+    );
+    assert_eq!(
+        suite::Opener::new(0x0003, &[7u8; 32], &nonce[..11]).err(),
+        Some(Error::InvalidLength)
+    );
+    let prk = suite::Prk::extract(HkdfSha256::ID, b"", &[b"secret"]).unwrap();
+    assert_eq!(
+        suite::Sealer::from_prk(ExportOnly::ID, &prk, b"key", b"nonce").err(),
+        Some(Error::UnsupportedOperation)
+    );
+
+    // Runtime and typed, keyed from the same PRK, are the same AEAD.
+    let mut runtime = suite::Sealer::from_prk(Aes128Gcm::ID, &prk, b"key", b"nonce").unwrap();
+    let typed_prk = Prk::<HkdfSha256>::extract(b"", &[b"secret"]);
+    let mut opener = Opener::<Aes128Gcm>::from_prk(&typed_prk, b"key", b"nonce").unwrap();
+    let mut ct = runtime.seal(b"aad", b"hello").unwrap();
+    // A failed open: buffer and sequence number as they were; then the right one opens.
+    let mut tampered = ct.clone();
+    tampered[0] ^= 1;
+    let mut out = [0x5a; 5];
+    assert_eq!(
+        opener.open_into(b"aad", &tampered, &mut out).err(),
+        Some(Error::Open)
+    );
+    assert_eq!((out, opener.sequence_number()), ([0x5a; 5], 0));
+    assert_eq!(
+        opener.open(b"aad", &ct[..15]).err(),
+        Some(Error::Open),
+        "shorter than a tag"
+    );
+    assert_eq!(
+        opener.open_into(b"aad", &ct, &mut [0u8; 4]).err(),
+        Some(Error::InvalidLength)
+    );
+    assert_eq!(opener.open(b"aad", &ct).unwrap(), b"hello");
+    assert_eq!(opener.sequence_number(), 1);
+    // Replaying the first message under the second nonce fails.
+    assert_eq!(opener.open(b"aad", &ct).err(), Some(Error::Open));
+    ct = runtime.seal(b"aad", b"world").unwrap();
+    assert_eq!(opener.open(b"aad", &ct).unwrap(), b"world");
+
+    // The wrap rule: sequence number u64::MAX is never used, on either side, typed or runtime.
+    let mut sealer = Sealer::<ChaCha20Poly1305>::new(&[1u8; 32].into(), &[2u8; 12].into());
+    sealer.set_sequence_number_for_testing_only(u64::MAX - 1);
+    sealer.seal(b"", b"last").unwrap();
+    for _ in 0..2 {
+        assert_eq!(
+            sealer.seal(b"", b"x").err(),
+            Some(Error::MessageLimitReached)
+        );
+        assert_eq!(
+            sealer.seal_into(b"", b"x", &mut [0u8; 17]).err(),
+            Some(Error::MessageLimitReached)
+        );
+        assert_eq!(sealer.sequence_number(), u64::MAX);
+    }
+    let mut runtime: suite::Opener =
+        Opener::<ChaCha20Poly1305>::new(&[1u8; 32].into(), &[2u8; 12].into()).into();
+    runtime.set_sequence_number_for_testing_only(u64::MAX);
+    assert_eq!(
+        runtime.open(b"", &[0u8; 16]).err(),
+        Some(Error::MessageLimitReached)
+    );
+    assert_eq!(
+        runtime
+            .open_in_place_detached(b"", &mut [], &[0u8; 15])
+            .err(),
+        Some(Error::InvalidLength)
+    );
+
+    // `AnyKem`: a KEM from its id alone, with the suite's parsers.
+    assert_eq!(AnyKem::new(0x0000).err(), Some(Error::UnsupportedSuite));
+    assert_eq!(AnyKem::new(0x0021).unwrap().id(), DhKemX448HkdfSha512::ID);
+    assert!(!AnyKem::new(XWing::ID).unwrap().supports_auth());
+    let kem = AnyKem::new(DhKemP256HkdfSha256::ID).unwrap();
+    assert!(kem.supports_auth());
+    assert_eq!(
+        kem.public_key_from_bytes(&[4u8; 65]).err(),
+        Some(Error::InvalidPublicKey)
+    );
+    assert_eq!(
+        kem.private_key_from_bytes(&[0u8; 32]).err(),
+        Some(Error::InvalidPrivateKey)
+    );
+    let (sk, pk) = kem.derive_key_pair(b"any kem").unwrap();
+    let suite = suite::Suite::new(DhKemP256HkdfSha256::ID, 1, 1).unwrap();
+    assert_eq!(suite.kem(), kem);
+    assert_eq!(suite.derive_key_pair(b"any kem").unwrap().1, pk);
+    assert_eq!(kem.private_key_from_bytes(&sk.to_bytes()).unwrap(), sk);
+    let (sk2, pk2) = kem.generate_key_pair(&mut rng()).unwrap();
+    assert_eq!((sk2.kem_id(), pk2.kem_id()), (kem.id(), kem.id()));
+}

@@ -2,8 +2,8 @@
 //! schedule of RFC 9180 §5.1.
 
 use hkdf::Hkdf;
-use hkdf::hmac::EagerHash;
 use hkdf::hmac::digest::Output;
+use hkdf::hmac::{EagerHash, Hmac, KeyInit, Mac};
 use hybrid_array::typenum::{U32, U48, U64};
 use zeroize::Zeroizing;
 
@@ -70,6 +70,28 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
     Ok(expander::<H>(&exporter_secret))
 }
 
+/// `Extract(salt, concat(ikm))` (RFC 5869 §2.2), kept keyed for `Expand`: HMAC-Hash keyed
+/// with `salt` (an empty salt is the all-zero key HMAC's padding gives) over the pieces.
+pub(crate) fn extract<H: EagerHash>(salt: &[u8], ikm: &[&[u8]]) -> Hkdf<H> {
+    let mut mac =
+        <Hmac<H> as KeyInit>::new_from_slice(salt).expect("HMAC accepts keys of any length");
+    for piece in ikm {
+        Mac::update(&mut mac, piece);
+    }
+    let prk = Zeroizing::new(mac.finalize().into_bytes());
+    expander::<H>(&prk)
+}
+
+/// `Expand(prk, concat(info), L)` (RFC 5869 §2.3) with `L = out.len()`.
+pub(crate) fn expand<H: EagerHash>(
+    prk: &Hkdf<H>,
+    info: &[&[u8]],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    prk.expand_multi_info(info, out)
+        .map_err(|_| Error::InvalidLength)
+}
+
 macro_rules! hkdf_kdf {
     ($(#[$doc:meta])* $name:ident, $hash:ty, $id:literal, $nh:ty) => {
         $(#[$doc])*
@@ -85,6 +107,21 @@ macro_rules! hkdf_kdf {
             type Exporter = Hkdf<$hash>;
 
             type Engine = Self;
+        }
+
+        impl crate::symmetric::TwoStageKdf for $name {
+            type Prk = Hkdf<$hash>;
+            type TwoStageEngine = Self;
+        }
+
+        impl crate::sealed::TwoStageEngine<$name> for $name {
+            fn extract(salt: &[u8], ikm: &[&[u8]]) -> Hkdf<$hash> {
+                extract::<$hash>(salt, ikm)
+            }
+
+            fn expand(prk: &Hkdf<$hash>, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
+                expand::<$hash>(prk, info, out)
+            }
         }
 
         impl crate::sealed::KdfEngine<$name> for $name {

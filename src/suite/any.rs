@@ -19,7 +19,7 @@ use crate::kem::Kem;
 /// `AeadState<A>`, ...) into the enum variant of its type, without the primitives naming the
 /// runtime types: no allocation, no `unsafe`. The type ids are constants, so once the type
 /// parameter is known the compiler keeps only the one move that succeeds.
-fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
+pub(super) fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
     slot.downcast_mut::<Option<T>>().and_then(Option::take)
 }
 
@@ -80,6 +80,13 @@ macro_rules! any_types {
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every AEAD has a variant of its own type"))
+            }
+
+            pub(super) fn id(&self) -> u16 {
+                match self {
+                    $($(#[$scfg])* Self::$sv(_) => <$sa as Aead>::ID,)*
+                    Self::ExportOnly(_) => ExportOnly::ID,
+                }
             }
 
             pub(super) fn seq(&self) -> u64 {

@@ -91,8 +91,14 @@ macro_rules! step_dispatchers {
 
 suite_table!(step_dispatchers);
 
-/// Whether a KEM authenticates ([`Suite::supports_auth`]).
+/// Whether a KEM is in the build ([`AnyKem::new`](super::AnyKem::new)), or authenticates
+/// ([`Suite::supports_auth`]).
 pub(super) struct Nothing;
+
+impl KemStep for Nothing {
+    type Output = ();
+    fn run<K: Kem>(self) {}
+}
 
 impl AuthKemStep for Nothing {
     type Output = ();

@@ -1,0 +1,304 @@
+//! The runtime counterparts of [`crate::symmetric`]: `Extract` / `Expand` chosen by `kdf_id`,
+//! and the sequence-numbered AEAD chosen by `aead_id`, over the same typed code.
+
+use core::fmt;
+
+use zeroize::Zeroizing;
+
+use crate::Error;
+use crate::aead::{Aead, ExportOnly};
+use crate::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
+use crate::suite::any::AnyAead;
+use crate::suite::context::TAG_LEN;
+use crate::symmetric::{self as typed_symmetric, TwoStageKdf};
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// The pseudorandom key of whichever two-stage KDF.
+enum AnyPrk {
+    HkdfSha256(typed_symmetric::Prk<HkdfSha256>),
+    HkdfSha384(typed_symmetric::Prk<HkdfSha384>),
+    HkdfSha512(typed_symmetric::Prk<HkdfSha512>),
+}
+
+/// A pseudorandom key of a two-stage KDF chosen at run time by its `kdf_id`: the output of
+/// `Extract(salt, ikm)`, kept keyed for `Expand`. See [`crate::symmetric::Prk`]. Wiped on drop;
+/// `Debug` shows the KDF only.
+pub struct Prk(AnyPrk);
+
+macro_rules! with_prk {
+    ($prk:expr, $p:ident => $body:expr) => {
+        match $prk {
+            AnyPrk::HkdfSha256($p) => $body,
+            AnyPrk::HkdfSha384($p) => $body,
+            AnyPrk::HkdfSha512($p) => $body,
+        }
+    };
+}
+
+impl Prk {
+    /// `Extract(salt, concat(ikm))` (RFC 5869 §2.2) with the KDF `kdf_id`.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for a one-stage KDF (SHAKE, TurboSHAKE), which has no
+    /// `Extract`; [`Error::UnsupportedSuite`] for an unknown id.
+    pub fn extract(kdf_id: u16, salt: &[u8], ikm: &[&[u8]]) -> Result<Self, Error> {
+        use typed_symmetric::Prk as P;
+        Ok(Self(match kdf_id {
+            HkdfSha256::ID => AnyPrk::HkdfSha256(P::extract(salt, ikm)),
+            HkdfSha384::ID => AnyPrk::HkdfSha384(P::extract(salt, ikm)),
+            HkdfSha512::ID => AnyPrk::HkdfSha512(P::extract(salt, ikm)),
+            0x0010..=0x0013 => return Err(Error::UnsupportedOperation),
+            _ => return Err(Error::UnsupportedSuite),
+        }))
+    }
+
+    /// The KDF's id.
+    pub fn kdf_id(&self) -> u16 {
+        fn id<F: TwoStageKdf>(_: &typed_symmetric::Prk<F>) -> u16 {
+            F::ID
+        }
+        with_prk!(&self.0, p => id(p))
+    }
+
+    /// `Expand(prk, concat(info), L)` (RFC 5869 §2.3), `L = out.len()`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] if `L` exceeds 255·Nh.
+    pub fn expand(&self, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
+        with_prk!(&self.0, p => p.expand(info, out))
+    }
+}
+
+impl<F: TwoStageKdf> From<typed_symmetric::Prk<F>> for Prk {
+    fn from(prk: typed_symmetric::Prk<F>) -> Self {
+        let slot = &mut Some(prk);
+        let any = match F::ID {
+            HkdfSha256::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha256),
+            HkdfSha384::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha384),
+            HkdfSha512::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha512),
+            _ => None,
+        };
+        Self(any.unwrap_or_else(|| unreachable!("every two-stage KDF has a variant")))
+    }
+}
+
+impl fmt::Debug for Prk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Prk")
+            .field("kdf_id", &crate::util::Hex(&self.kdf_id().to_be_bytes()))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The AEAD state of `aead_id`, keyed from byte slices: generated from the table's sealing
+/// AEADs, each state made in its variant.
+macro_rules! keyed_state {
+    (
+        dh_kems: [$($dk:tt)*],
+        other_kems: [$($ok:tt)*],
+        kdfs: [$($fk:tt)*],
+        sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
+    ) => {
+        /// `(Nk, Nn)` of a sealing AEAD.
+        fn sizes(aead_id: u16) -> Result<(usize, usize), Error> {
+            match aead_id {
+                $($(#[$scfg])* <$sa as Aead>::ID => Ok((
+                    <<$sa as Aead>::Nk as hybrid_array::typenum::Unsigned>::USIZE,
+                    <<$sa as Aead>::Nn as hybrid_array::typenum::Unsigned>::USIZE,
+                )),)*
+                ExportOnly::ID => Err(Error::UnsupportedOperation),
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+
+        #[allow(unused_variables)]
+        fn keyed(aead_id: u16, key: &[u8], base_nonce: &[u8]) -> Result<AnyAead, Error> {
+            sizes(aead_id)?;
+            match aead_id {
+                $($(#[$scfg])* <$sa as Aead>::ID => {
+                    let key = hybrid_array::Array::try_from(key).map_err(|_| Error::InvalidLength)?;
+                    let key = Zeroizing::new(key);
+                    let nonce = hybrid_array::Array::try_from(base_nonce).map_err(|_| Error::InvalidLength)?;
+                    Ok(AnyAead::$sv(crate::context::AeadState::<$sa>::new(&key, nonce)))
+                })*
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+    };
+}
+
+suite_table!(keyed_state);
+
+/// The longest `Nk` and `Nn` of the sealing AEADs.
+const MAX_KEY_LEN: usize = 32;
+const MAX_NONCE_LEN: usize = 12;
+
+fn keyed_from_prk(
+    aead_id: u16,
+    prk: &Prk,
+    key_info: &[u8],
+    nonce_info: &[u8],
+) -> Result<AnyAead, Error> {
+    let (nk, nn) = sizes(aead_id)?;
+    let mut key = Zeroizing::new([0u8; MAX_KEY_LEN]);
+    let mut nonce = [0u8; MAX_NONCE_LEN];
+    let key = key.get_mut(..nk).ok_or(Error::UnsupportedSuite)?;
+    let nonce = nonce.get_mut(..nn).ok_or(Error::UnsupportedSuite)?;
+    prk.expand(&[key_info], key)?;
+    prk.expand(&[nonce_info], nonce)?;
+    keyed(aead_id, key, nonce)
+}
+
+/// The sealing side of an AEAD chosen at run time by its `aead_id`, keyed once, with RFC 9180
+/// §5.2's nonce sequence. See [`crate::symmetric::Sealer`]; ExportOnly has no such AEAD.
+pub struct Sealer(AnyAead);
+
+/// The opening side of an AEAD chosen at run time, keyed once, with RFC 9180 §5.2's nonce
+/// sequence. See [`crate::symmetric::Opener`].
+pub struct Opener(AnyAead);
+
+macro_rules! common {
+    ($ty:ident) => {
+        impl $ty {
+            /// Keys the AEAD `aead_id` with `key` (`Nk` bytes) and `base_nonce` (`Nn` bytes).
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedOperation`] for ExportOnly; [`Error::UnsupportedSuite`] for
+            /// an unknown id or one this build leaves out; [`Error::InvalidLength`] if `key` or
+            /// `base_nonce` has the wrong length.
+            pub fn new(aead_id: u16, key: &[u8], base_nonce: &[u8]) -> Result<Self, Error> {
+                keyed(aead_id, key, base_nonce).map(Self)
+            }
+
+            /// Keys the AEAD `aead_id` with `key = Expand(prk, key_info, Nk)` and
+            /// `base_nonce = Expand(prk, nonce_info, Nn)` (RFC 9458 §4.4).
+            ///
+            /// # Errors
+            /// As [`Self::new`] for `aead_id`.
+            pub fn from_prk(
+                aead_id: u16,
+                prk: &Prk,
+                key_info: &[u8],
+                nonce_info: &[u8],
+            ) -> Result<Self, Error> {
+                keyed_from_prk(aead_id, prk, key_info, nonce_info).map(Self)
+            }
+
+            /// The AEAD's id.
+            pub fn aead_id(&self) -> u16 {
+                self.0.id()
+            }
+
+            /// The sequence number of the next message.
+            pub fn sequence_number(&self) -> u64 {
+                self.0.seq()
+            }
+
+            /// Sets the sequence number of the next message. Reusing a sequence number
+            /// reuses a nonce: only for tests.
+            #[cfg(feature = "hazmat")]
+            #[doc(hidden)]
+            pub fn set_sequence_number_for_testing_only(&mut self, seq: u64) {
+                self.0.set_seq(seq);
+            }
+        }
+
+        impl<A: crate::aead::SealingAead> From<typed_symmetric::$ty<A>> for $ty {
+            fn from(typed: typed_symmetric::$ty<A>) -> Self {
+                Self(AnyAead::from_typed(typed.into_state()))
+            }
+        }
+
+        impl fmt::Debug for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    .field("aead_id", &crate::util::Hex(&self.aead_id().to_be_bytes()))
+                    .field("seq", &self.sequence_number())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+common!(Sealer);
+common!(Opener);
+
+#[cfg_attr(
+    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+    allow(unused_variables)
+)]
+impl Sealer {
+    /// Seals `buffer` in place under the next nonce and returns the tag. Allocates nothing.
+    ///
+    /// # Errors
+    /// As [`crate::symmetric::Sealer::seal_in_place_detached`].
+    pub fn seal_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+    ) -> Result<[u8; TAG_LEN], Error> {
+        with_sealing!(&mut self.0, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
+    }
+
+    /// Seals `pt` into `out` as `ct || tag` (`pt.len() + 16` bytes) and returns that length.
+    /// Allocates nothing.
+    ///
+    /// # Errors
+    /// As [`crate::symmetric::Sealer::seal_into`].
+    pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        with_sealing!(&mut self.0, s => s.seal_into(aad, pt, out))
+    }
+
+    /// Seals `pt`: returns `ct || tag`.
+    ///
+    /// # Errors
+    /// As [`crate::symmetric::Sealer::seal`].
+    #[cfg(feature = "alloc")]
+    pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
+        with_sealing!(&mut self.0, s => s.seal(aad, pt))
+    }
+}
+
+#[cfg_attr(
+    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+    allow(unused_variables)
+)]
+impl Opener {
+    /// Opens `buffer` in place after checking `tag`. Allocates nothing. On failure `buffer`
+    /// and the sequence number are left unchanged.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] if `tag` is not 16 bytes; otherwise as
+    /// [`crate::symmetric::Opener::open_in_place_detached`].
+    pub fn open_in_place_detached(
+        &mut self,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        with_sealing!(&mut self.0, s => {
+            let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
+            s.open_in_place_detached(aad, buffer, &tag)
+        })
+    }
+
+    /// Opens `ct` (`ciphertext || tag`) into `out` and returns the plaintext's length.
+    /// Allocates nothing. On failure `out` and the sequence number are left unchanged.
+    ///
+    /// # Errors
+    /// As [`crate::symmetric::Opener::open_into`].
+    pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        with_sealing!(&mut self.0, s => s.open_into(aad, ct, out))
+    }
+
+    /// Opens `ct` (`ciphertext || tag`): returns the plaintext.
+    ///
+    /// # Errors
+    /// As [`crate::symmetric::Opener::open`].
+    #[cfg(feature = "alloc")]
+    pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
+        with_sealing!(&mut self.0, s => s.open(aad, ct))
+    }
+}
