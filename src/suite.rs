@@ -273,8 +273,9 @@ impl Suite {
     }
 }
 
-/// Lengths of the suite's wire values.
+/// Lengths of the suite's wire values and of its AEAD's key and nonce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Lengths {
     /// `Nenc`: the encapsulated key.
     pub enc: usize,
@@ -284,6 +285,10 @@ pub struct Lengths {
     pub private_key: usize,
     /// `Nt`: the AEAD tag a ciphertext adds (0 for ExportOnly).
     pub tag: usize,
+    /// `Nk`: the AEAD key (0 for ExportOnly).
+    pub aead_key: usize,
+    /// `Nn`: the AEAD nonce (0 for ExportOnly).
+    pub aead_nonce: usize,
 }
 
 impl Suite {
@@ -291,11 +296,19 @@ impl Suite {
     pub fn lengths(&self) -> Lengths {
         // `Suite::new` admits only KEMs `by_kem` covers.
         let tag = steps::tag_len(self.aead);
-        steps::by_kem(self.kem, steps::KemLengths { tag }).unwrap_or(Lengths {
+        let (aead_key, aead_nonce) = symmetric::aead_sizes(self.aead).unwrap_or((0, 0));
+        let kem = steps::KemLengths {
+            tag,
+            aead_key,
+            aead_nonce,
+        };
+        steps::by_kem(self.kem, kem).unwrap_or(Lengths {
             enc: 0,
             public_key: 0,
             private_key: 0,
             tag: 0,
+            aead_key: 0,
+            aead_nonce: 0,
         })
     }
 }
@@ -378,6 +391,11 @@ impl AnyKem {
         Ok(Self { id: kem_id })
     }
 
+    /// The KEM of a key, whose id is one this build has.
+    pub(crate) const fn of_key(kem_id: u16) -> Self {
+        Self { id: kem_id }
+    }
+
     /// `kem_id`.
     pub const fn id(&self) -> u16 {
         self.id
@@ -386,6 +404,19 @@ impl AnyKem {
     /// Whether the KEM has authenticated encapsulation (the Auth and AuthPSK modes).
     pub fn supports_auth(&self) -> bool {
         steps::by_auth_kem(self.id, steps::Nothing).is_ok()
+    }
+
+    /// `(Nenc, Npk, Nsk)`: the lengths of an encapsulated key, a serialized public key and a
+    /// serialized private key.
+    pub fn lengths(&self) -> (usize, usize, usize) {
+        let kem = steps::KemLengths {
+            tag: 0,
+            aead_key: 0,
+            aead_nonce: 0,
+        };
+        steps::by_kem(self.id, kem)
+            .map(|l| (l.enc, l.public_key, l.private_key))
+            .unwrap_or((0, 0, 0))
     }
 
     /// `DeserializePrivateKey`: parse once, use many times.

@@ -24,7 +24,7 @@ use typed_hpke::kem::{
     DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, XWing,
 };
-use typed_hpke::suite::{self, Lengths, ReceiverMode, SenderMode, Suite};
+use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};
 
 const INFO: &[u8] = b"suite matrix info";
@@ -48,8 +48,8 @@ trait Typed {
     /// `Suite::of` for this suite.
     fn suite(&self) -> Suite;
     fn seals(&self) -> bool;
-    /// `Nenc`, `Npk`, `Nsk` and the tag length, from the typed KEM and AEAD.
-    fn lengths(&self) -> Lengths;
+    /// `Nenc`, `Npk`, `Nsk`, `Nt`, `Nk` and `Nn`, from the typed KEM and AEAD.
+    fn lengths(&self) -> [usize; 6];
     /// The typed receiver key pair (`DeriveKeyPair(IKM_R)`) as bytes.
     fn receiver_key_bytes(&self) -> (Vec<u8>, Vec<u8>);
     /// Whether `as_typed` gives back exactly the typed receiver key pair.
@@ -114,13 +114,15 @@ impl<K: Ours, F: Kdf, A: OurAead> Typed for TypedSuite<K, F, A> {
     fn seals(&self) -> bool {
         A::SEALS
     }
-    fn lengths(&self) -> Lengths {
-        Lengths {
-            enc: K::NEnc::USIZE,
-            public_key: K::NPk::USIZE,
-            private_key: K::NSk::USIZE,
-            tag: if A::SEALS { 16 } else { 0 },
-        }
+    fn lengths(&self) -> [usize; 6] {
+        [
+            K::NEnc::USIZE,
+            K::NPk::USIZE,
+            K::NSk::USIZE,
+            if A::SEALS { 16 } else { 0 },
+            A::Nk::USIZE,
+            A::Nn::USIZE,
+        ]
     }
     fn receiver_key_bytes(&self) -> (Vec<u8>, Vec<u8>) {
         (self.sk.to_bytes().to_vec(), self.pk.as_bytes().to_vec())
@@ -181,7 +183,16 @@ fn cell(typed: &dyn Typed) {
     );
     assert_eq!(suite.supports_auth(), has_auth(kem), "{name}");
     assert_eq!(suite.supports_seal(), typed.seals(), "{name}");
-    assert_eq!(suite.lengths(), typed.lengths(), "{name}");
+    let l = suite.lengths();
+    let runtime = [
+        l.enc,
+        l.public_key,
+        l.private_key,
+        l.tag,
+        l.aead_key,
+        l.aead_nonce,
+    ];
+    assert_eq!(runtime, typed.lengths(), "{name}");
 
     let (rt_sk, rt_pk) = suite.derive_key_pair(&IKM_R).unwrap();
     let (sk_bytes, pk_bytes) = typed.receiver_key_bytes();

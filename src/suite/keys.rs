@@ -94,6 +94,11 @@ impl PrivateKey {
         self.0.kem_id()
     }
 
+    /// The key's KEM.
+    pub fn kem(&self) -> super::AnyKem {
+        super::AnyKem::of_key(self.0.kem_id())
+    }
+
     /// The public key, from the cache.
     pub fn public_key(&self) -> PublicKey {
         PublicKey(
@@ -119,6 +124,11 @@ impl PublicKey {
     /// The `kem_id` of the key's KEM.
     pub fn kem_id(&self) -> u16 {
         self.0.kem_id()
+    }
+
+    /// The key's KEM.
+    pub fn kem(&self) -> super::AnyKem {
+        super::AnyKem::of_key(self.0.kem_id())
     }
 
     /// The typed key inside, if it is a key of `K`.

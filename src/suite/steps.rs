@@ -108,6 +108,8 @@ impl AuthKemStep for Nothing {
 /// The KEM's lengths; the tag's is the AEAD's ([`Suite::lengths`]).
 pub(super) struct KemLengths {
     pub tag: usize,
+    pub aead_key: usize,
+    pub aead_nonce: usize,
 }
 
 impl KemStep for KemLengths {
@@ -119,6 +121,8 @@ impl KemStep for KemLengths {
             public_key: K::NPk::USIZE,
             private_key: K::NSk::USIZE,
             tag: self.tag,
+            aead_key: self.aead_key,
+            aead_nonce: self.aead_nonce,
         }
     }
 }

@@ -54,6 +54,11 @@ impl Prk {
         }))
     }
 
+    /// Whether `kdf_id` is a two-stage KDF this build has, which [`Prk::extract`] takes.
+    pub fn supports(kdf_id: u16) -> bool {
+        matches!(kdf_id, HkdfSha256::ID | HkdfSha384::ID | HkdfSha512::ID)
+    }
+
     /// The KDF's id.
     pub fn kdf_id(&self) -> u16 {
         fn id<F: TwoStageKdf>(_: &typed_symmetric::Prk<F>) -> u16 {
@@ -102,7 +107,7 @@ macro_rules! keyed_state {
         sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
     ) => {
         /// `(Nk, Nn)` of a sealing AEAD.
-        fn sizes(aead_id: u16) -> Result<(usize, usize), Error> {
+        pub(super) fn aead_sizes(aead_id: u16) -> Result<(usize, usize), Error> {
             match aead_id {
                 $($(#[$scfg])* <$sa as Aead>::ID => Ok((
                     <<$sa as Aead>::Nk as hybrid_array::typenum::Unsigned>::USIZE,
@@ -115,7 +120,7 @@ macro_rules! keyed_state {
 
         #[allow(unused_variables)]
         fn keyed(aead_id: u16, key: &[u8], base_nonce: &[u8]) -> Result<AnyAead, Error> {
-            sizes(aead_id)?;
+            aead_sizes(aead_id)?;
             match aead_id {
                 $($(#[$scfg])* <$sa as Aead>::ID => {
                     let key = hybrid_array::Array::try_from(key).map_err(|_| Error::InvalidLength)?;
@@ -141,7 +146,7 @@ fn keyed_from_prk(
     key_info: &[u8],
     nonce_info: &[u8],
 ) -> Result<AnyAead, Error> {
-    let (nk, nn) = sizes(aead_id)?;
+    let (nk, nn) = aead_sizes(aead_id)?;
     let mut key = Zeroizing::new([0u8; MAX_KEY_LEN]);
     let mut nonce = [0u8; MAX_NONCE_LEN];
     let key = key.get_mut(..nk).ok_or(Error::UnsupportedSuite)?;
@@ -184,6 +189,11 @@ macro_rules! common {
                 nonce_info: &[u8],
             ) -> Result<Self, Error> {
                 keyed_from_prk(aead_id, prk, key_info, nonce_info).map(Self)
+            }
+
+            /// Whether `aead_id` is a sealing AEAD this build has, which [`Self::new`] takes.
+            pub fn supports(aead_id: u16) -> bool {
+                aead_sizes(aead_id).is_ok()
             }
 
             /// The AEAD's id.

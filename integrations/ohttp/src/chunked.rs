@@ -1,21 +1,33 @@
-//! Chunked Oblivious HTTP (draft-ietf-ohai-chunked-ohttp; media types
+//! Chunked Oblivious HTTP, as draft-ietf-ohai-chunked-ohttp-08 defines it (media types
 //! `message/ohttp-chunked-req` and `message/ohttp-chunked-res`): a request or response body
 //! sealed and opened a chunk at a time, so neither side holds a whole message.
 //!
 //! ```text
 //! chunked request  = hdr || enc || chunk* || final chunk
 //! chunked response = response_nonce || chunk* || final chunk
-//! chunk            = varint(len(ct)) || ct          (len(ct) > 0; AAD "")
-//! final chunk      = varint(0) || ct, to the end    (AAD "final")
+//! chunk            = varint(len(ct)) || ct          (plaintext not empty; AAD "")
+//! final chunk      = varint(0) || ct, to the end    (plaintext may be empty; AAD "final")
 //! ```
 //!
 //! The request is sealed with the HPKE context set up with the info label
-//! `message/bhttp chunked request`; the response with the key and nonce RFC 9458 §4.4 derives
-//! from the exporter label `message/bhttp chunked response`, the nonce of chunk `i` being
-//! `aead_nonce XOR i` (as HPKE's `ComputeNonce`). The final chunk is marked by its AAD, so a
-//! message cut short, or cut at a chunk boundary and passed off as complete, fails to open
-//! ([`Error::MissingFinalChunk`], [`Error::Decrypt`]). A final chunk runs to the end of the
-//! message: bytes after it are part of its ciphertext, and it does not open.
+//! `message/bhttp chunked request` (§6.1); the response with the key and nonce RFC 9458 §4.4
+//! derives from the exporter label `message/bhttp chunked response`, the nonce of chunk `i`
+//! being `aead_nonce XOR i` (§6.2), which is typed-hpke's `suite::Sealer` sequence. The final
+//! chunk is marked by its AAD, so a message cut short, or cut at a chunk boundary and passed
+//! off as complete, fails to open ([`Error::MissingFinalChunk`], [`Error::Decrypt`]). A final
+//! chunk runs to the end of the message: bytes after it are part of its ciphertext, and it does
+//! not open. A non-final chunk with an empty plaintext is refused as a decryption error (§6).
+//!
+//! **Errors are final.** Once an encoder, a decoder, a [`ChunkReader`] or a [`ChunkWriter`] has
+//! returned an error, every later call returns that error again: a truncated or tampered
+//! message can never be read past its first failure and then look complete.
+//!
+//! **Interactivity** (§7.2). A client that sends request chunks after reading response chunks,
+//! influenced by them, lets the gateway measure its round-trip time, and lets a network
+//! observer (the relay included) measure the delay from itself to the client: this can weaken
+//! the anonymity Oblivious HTTP gives. Send the whole request before reading the response, or
+//! make sure what the response says cannot change when or what the request sends, unless that
+//! loss is understood and accepted.
 //!
 //! The encoders and decoders here do no I/O: give them bytes as they come and write out what
 //! they return. [`ChunkWriter`] and [`ChunkReader`] put them behind `std::io::Write` and
@@ -24,11 +36,11 @@
 use std::io;
 
 use rand_core::CryptoRng;
-use typed_hpke::suite::{ReceiverContext, ReceiverMode, SenderContext, SenderMode};
+use typed_hpke::suite::{self, ReceiverContext, ReceiverMode, SenderContext, SenderMode, Suite};
 
 use crate::error::from_hpke;
 use crate::gateway::Gateway;
-use crate::response::{Aead, Kdf, ResponseCipher, Secret, TAG_LEN};
+use crate::response::{Secret, TAG_LEN, opener, sealer, secret_len};
 use crate::{Client, Error, HEADER_LEN, INFO_MAX, header, info};
 
 /// The HPKE `info` label of a chunked request.
@@ -37,8 +49,9 @@ const REQUEST_LABEL: &[u8] = b"message/bhttp chunked request";
 const RESPONSE_LABEL: &[u8] = b"message/bhttp chunked response";
 /// The AAD of the final chunk; every other chunk has an empty AAD.
 const FINAL_AAD: &[u8] = b"final";
-/// The largest chunk plaintext the encoders write, and by default the largest the decoders take
-/// (the `ohttp` crate refuses larger ones).
+/// The largest chunk plaintext the encoders write, and by default the largest the decoders take:
+/// 2^14 bytes, which every implementation must accept (§3; the `ohttp` crate refuses larger
+/// ones).
 pub const MAX_CHUNK: usize = 1 << 14;
 
 /// Appends `v` as a QUIC variable-length integer (RFC 9000 §16).
@@ -68,92 +81,121 @@ fn get_varint(buf: &[u8]) -> Option<(u64, usize)> {
     Some((v, len))
 }
 
-/// What seals chunks: the request's HPKE context, or the response's key.
+/// What seals chunks: the request's HPKE context, or the response's AEAD.
 enum Sealer {
-    // Both boxed: a context and a keyed AEAD are hundreds of bytes, of different sizes.
+    // Both boxed: each holds an AEAD's key schedule, hundreds of bytes.
     Request(Box<SenderContext>),
-    Response(Box<ResponseCipher>),
+    Response(Box<suite::Sealer>),
 }
 
 impl Sealer {
     fn seal(&mut self, aad: &[u8], pt: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        match self {
-            Self::Request(ctx) => {
-                let start = out.len();
-                out.resize(start + pt.len() + TAG_LEN, 0);
-                ctx.seal_into(aad, pt, &mut out[start..]).map_err(|e| {
-                    out.truncate(start);
-                    from_hpke(e)
-                })?;
-                Ok(())
-            }
-            Self::Response(cipher) => cipher.seal(aad, pt, out),
-        }
+        let start = out.len();
+        let end = start
+            .checked_add(pt.len())
+            .and_then(|n| n.checked_add(TAG_LEN))
+            .ok_or(Error::MessageLimit)?;
+        out.resize(end, 0);
+        let sealed = match self {
+            Self::Request(ctx) => ctx.seal_into(aad, pt, &mut out[start..]),
+            Self::Response(aead) => aead.seal_into(aad, pt, &mut out[start..]),
+        };
+        sealed.map(drop).map_err(|e| {
+            out.truncate(start);
+            from_hpke(e)
+        })
     }
 }
 
-/// What opens chunks: the gateway's HPKE context, or the client's response key.
+/// What opens chunks: the gateway's HPKE context, or the client's response AEAD.
 enum Opener {
     // Both boxed, as in `Sealer`.
     Request(Box<ReceiverContext>),
-    Response(Box<ResponseCipher>),
+    Response(Box<suite::Opener>),
 }
 
 impl Opener {
+    /// Opens `ct` and appends its plaintext to `out`; on failure `out` is as it was.
     fn open(&mut self, aad: &[u8], ct: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        if ct.len() < TAG_LEN {
-            return Err(Error::Truncated);
-        }
-        match self {
-            Self::Request(ctx) => {
-                let start = out.len();
-                out.resize(start + ct.len() - TAG_LEN, 0);
-                ctx.open_into(aad, ct, &mut out[start..]).map_err(|_| {
-                    out.truncate(start);
-                    Error::Decrypt
-                })?;
-                Ok(())
-            }
-            Self::Response(cipher) => cipher.open(aad, ct, out),
-        }
+        let len = ct.len().checked_sub(TAG_LEN).ok_or(Error::Truncated)?;
+        let start = out.len();
+        out.resize(start + len, 0);
+        let opened = match self {
+            Self::Request(ctx) => ctx.open_into(aad, ct, &mut out[start..]),
+            Self::Response(aead) => aead.open_into(aad, ct, &mut out[start..]),
+        };
+        opened.map(drop).map_err(|_| {
+            out.truncate(start);
+            Error::Decrypt
+        })
     }
 }
 
 /// Seals a body as chunks: a chunked request (client) or a chunked response (gateway).
 pub struct ChunkEncoder {
     sealer: Sealer,
+    /// The first error, returned again by every later call.
+    failed: Option<Error>,
 }
 
 impl core::fmt::Debug for ChunkEncoder {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ChunkEncoder").finish_non_exhaustive()
+        f.debug_struct("ChunkEncoder")
+            .field("failed", &self.failed)
+            .finish_non_exhaustive()
     }
 }
 
 impl ChunkEncoder {
+    fn new(sealer: Sealer) -> Self {
+        Self {
+            sealer,
+            failed: None,
+        }
+    }
+
+    /// Runs `op` unless an earlier call failed; keeps its error if it fails.
+    fn sticky(&mut self, op: impl FnOnce(&mut Sealer) -> Result<(), Error>) -> Result<(), Error> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        op(&mut self.sealer).inspect_err(|e| self.failed = Some(*e))
+    }
+
     /// Appends `data` to `out` as one or more chunks, none over [`MAX_CHUNK`] bytes of plaintext.
-    /// Empty `data` writes nothing.
+    /// Empty `data` writes nothing (a non-final chunk is never empty, §6).
     ///
     /// # Errors
-    /// [`Error::MessageLimit`] once the key has sealed as many chunks as its nonce counts.
+    /// [`Error::MessageLimit`] once the key has sealed as many chunks as its nonce counts; then
+    /// for every later call. `out` keeps the chunks sealed before the failure.
     pub fn seal_chunk(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        for piece in data.chunks(MAX_CHUNK) {
-            put_varint(out, piece.len() + TAG_LEN);
-            self.sealer.seal(&[], piece, out)?;
-        }
-        Ok(())
+        self.sticky(|sealer| {
+            for piece in data.chunks(MAX_CHUNK) {
+                let mark = out.len();
+                put_varint(out, piece.len() + TAG_LEN);
+                sealer
+                    .seal(&[], piece, out)
+                    .inspect_err(|_| out.truncate(mark))?;
+            }
+            Ok(())
+        })
     }
 
     /// Appends `data` as the message's last chunks: any but its last [`MAX_CHUNK`] bytes as
     /// ordinary chunks, then the final chunk (which may be empty), and ends the message.
     ///
     /// # Errors
-    /// As [`ChunkEncoder::seal_chunk`].
+    /// As [`ChunkEncoder::seal_chunk`], and the error of an earlier call.
     pub fn seal_final(mut self, data: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
         let split = data.len().saturating_sub(MAX_CHUNK);
         self.seal_chunk(&data[..split], out)?;
-        put_varint(out, 0);
-        self.sealer.seal(FINAL_AAD, &data[split..], out)
+        self.sticky(|sealer| {
+            let mark = out.len();
+            put_varint(out, 0);
+            sealer
+                .seal(FINAL_AAD, &data[split..], out)
+                .inspect_err(|_| out.truncate(mark))
+        })
     }
 }
 
@@ -166,19 +208,24 @@ struct Chunks {
 }
 
 impl Chunks {
-    fn new(opener: Opener) -> Self {
+    fn new(opener: Opener, max_chunk: usize) -> Self {
         Self {
             opener,
             buf: Vec::new(),
             final_seen: false,
-            max_chunk: MAX_CHUNK,
+            max_chunk,
         }
+    }
+
+    /// The longest sealed chunk taken: `max_chunk` bytes of plaintext and a tag.
+    fn limit(&self) -> usize {
+        self.max_chunk.saturating_add(TAG_LEN)
     }
 
     /// Takes `input`, appends the plaintext of every chunk it completes to `out`.
     fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
         self.buf.extend_from_slice(input);
-        let limit = self.max_chunk + TAG_LEN;
+        let limit = self.limit();
         let mut at = 0;
         while !self.final_seen {
             let Some((len, vlen)) = get_varint(&self.buf[at..]) else {
@@ -193,7 +240,11 @@ impl Chunks {
             if len > limit {
                 return Err(Error::ChunkTooLarge);
             }
-            let Some(ct) = self.buf.get(at + vlen..at + vlen + len) else {
+            // §6: a non-final chunk with no plaintext is a decryption error.
+            if len <= TAG_LEN {
+                return Err(Error::Decrypt);
+            }
+            let Some(ct) = self.buf.get(at + vlen..).and_then(|rest| rest.get(..len)) else {
                 break;
             };
             self.opener.open(&[], ct, out)?;
@@ -207,7 +258,7 @@ impl Chunks {
     }
 
     /// Ends the stream: opens the final chunk into `out`.
-    fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+    fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), Error> {
         if !self.final_seen {
             return Err(Error::MissingFinalChunk);
         }
@@ -215,10 +266,26 @@ impl Chunks {
     }
 }
 
+/// A decoder's state once it has failed, or the state it is in.
+enum Sticky<T> {
+    Ok(T),
+    Failed(Error),
+}
+
+impl<T> Sticky<T> {
+    /// Runs `op` on the state unless it has failed; a failure is kept.
+    fn run<U>(&mut self, op: impl FnOnce(&mut T) -> Result<U, Error>) -> Result<U, Error> {
+        match self {
+            Self::Failed(e) => Err(*e),
+            Self::Ok(state) => op(state).inspect_err(|e| *self = Self::Failed(*e)),
+        }
+    }
+}
+
 impl Client {
-    /// Starts a chunked request (draft-ietf-ohai-chunked-ohttp): returns the bytes that begin
-    /// the message (`hdr || enc`), the encoder of its chunks and the decoder of the chunked
-    /// response.
+    /// Starts a chunked request (draft-ietf-ohai-chunked-ohttp-08 §6.1): returns the bytes that
+    /// begin the message (`hdr || enc`), the encoder of its chunks and the decoder of the
+    /// chunked response.
     ///
     /// # Errors
     /// As [`Client::encapsulate`].
@@ -233,23 +300,20 @@ impl Client {
             .suite
             .setup_sender(rng, &self.public_key, info, SenderMode::Base)
             .map_err(from_hpke)?;
-        let secret = Secret::export(self.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
+        let secret = Secret::export(self.suite, |s| ctx.export(RESPONSE_LABEL, s))?;
         let enc = enc.as_bytes();
         let head = [&hdr[..], enc].concat();
         let response = ChunkedResponseDecoder {
-            state: ResponseState::Nonce {
-                kdf: self.kdf,
-                aead: self.aead,
+            state: Sticky::Ok(ResponseState::Nonce {
+                suite: self.suite,
                 secret,
                 enc: enc.to_vec(),
                 buf: Vec::new(),
-            },
+            }),
         };
         Ok((
             head,
-            ChunkEncoder {
-                sealer: Sealer::Request(Box::new(ctx)),
-            },
+            ChunkEncoder::new(Sealer::Request(Box::new(ctx))),
             response,
         ))
     }
@@ -257,13 +321,12 @@ impl Client {
 
 /// The client's decoder of a chunked response.
 pub struct ChunkedResponseDecoder {
-    state: ResponseState,
+    state: Sticky<ResponseState>,
 }
 
 enum ResponseState {
     Nonce {
-        kdf: Kdf,
-        aead: Aead,
+        suite: Suite,
         secret: Secret,
         enc: Vec<u8>,
         buf: Vec<u8>,
@@ -278,55 +341,62 @@ impl core::fmt::Debug for ChunkedResponseDecoder {
     }
 }
 
-impl ChunkedResponseDecoder {
-    /// Takes the next bytes of the response; appends the plaintext of each chunk they complete
-    /// to `out`.
-    ///
-    /// # Errors
-    /// [`Error::Decrypt`] for a chunk that does not authenticate; [`Error::ChunkTooLarge`] for a
-    /// chunk over the limit. After an error the response is unusable.
-    pub fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        let rest = match &mut self.state {
-            ResponseState::Body(chunks) => return chunks.push(input, out),
-            ResponseState::Nonce {
-                kdf,
-                aead,
+impl ResponseState {
+    fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        let rest = match self {
+            Self::Body(chunks) => return chunks.push(input, out),
+            Self::Nonce {
+                suite,
                 secret,
                 enc,
                 buf,
             } => {
-                let need = aead.secret_len() - buf.len();
+                let need = secret_len(*suite) - buf.len();
                 if input.len() < need {
                     buf.extend_from_slice(input);
                     return Ok(());
                 }
                 buf.extend_from_slice(&input[..need]);
-                let cipher = ResponseCipher::new(*kdf, *aead, secret, enc, buf)?;
-                self.state =
-                    ResponseState::Body(Box::new(Chunks::new(Opener::Response(Box::new(cipher)))));
+                let aead = opener(*suite, secret, enc, buf)?;
+                let opener = Opener::Response(Box::new(aead));
+                *self = Self::Body(Box::new(Chunks::new(opener, MAX_CHUNK)));
                 &input[need..]
             }
         };
         self.push(rest, out)
     }
+}
+
+impl ChunkedResponseDecoder {
+    /// Takes the next bytes of the response; appends the plaintext of each chunk they complete
+    /// to `out`.
+    ///
+    /// # Errors
+    /// [`Error::Decrypt`] for a chunk that does not authenticate or a non-final chunk with no
+    /// plaintext; [`Error::ChunkTooLarge`] for a chunk over the limit. An error is returned
+    /// again by every later call, [`ChunkedResponseDecoder::finish`] included.
+    pub fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        self.state.run(|state| state.push(input, out))
+    }
 
     /// Ends the response: opens its final chunk into `out`.
     ///
     /// # Errors
-    /// [`Error::MissingFinalChunk`] if the response ended without its final chunk (it was
-    /// truncated); [`Error::Decrypt`] if the final chunk does not authenticate.
-    pub fn finish(self, out: &mut Vec<u8>) -> Result<(), Error> {
-        match self.state {
+    /// The error of an earlier [`push`](Self::push); [`Error::MissingFinalChunk`] if the
+    /// response ended without its final chunk (it was truncated); [`Error::Decrypt`] if the
+    /// final chunk does not authenticate.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.state.run(|state| match state {
             ResponseState::Body(chunks) => chunks.finish(out),
             ResponseState::Nonce { .. } => Err(Error::MissingFinalChunk),
-        }
+        })
     }
 }
 
 /// The gateway's decoder of a chunked request: the header and `enc`, then the chunks.
 pub struct ChunkedRequestDecoder<'g> {
     gateway: &'g Gateway,
-    state: RequestState,
+    state: Sticky<RequestState>,
     max_chunk: usize,
 }
 
@@ -334,10 +404,9 @@ enum RequestState {
     Head(Vec<u8>),
     Body {
         chunks: Box<Chunks>,
-        kdf: Kdf,
-        aead: Aead,
-        secret: Secret,
-        enc: Vec<u8>,
+        suite: Suite,
+        /// The response's keying material, until the response is started.
+        response: Option<(Secret, Vec<u8>)>,
     },
 }
 
@@ -349,21 +418,22 @@ impl core::fmt::Debug for ChunkedRequestDecoder<'_> {
 }
 
 impl Gateway {
-    /// Starts decoding a chunked request (draft-ietf-ohai-chunked-ohttp).
+    /// Starts decoding a chunked request (draft-ietf-ohai-chunked-ohttp-08).
     pub fn decapsulate_chunked(&self) -> ChunkedRequestDecoder<'_> {
         ChunkedRequestDecoder {
             gateway: self,
-            state: RequestState::Head(Vec::new()),
+            state: Sticky::Ok(RequestState::Head(Vec::new())),
             max_chunk: MAX_CHUNK,
         }
     }
 }
 
 impl ChunkedRequestDecoder<'_> {
-    /// Accepts chunks of up to `max_chunk` bytes of plaintext (default [`MAX_CHUNK`]).
+    /// Accepts chunks of up to `max_chunk` bytes of plaintext (default [`MAX_CHUNK`]; any value
+    /// is safe, `usize::MAX` included).
     pub fn with_max_chunk(mut self, max_chunk: usize) -> Self {
         self.max_chunk = max_chunk;
-        if let RequestState::Body { chunks, .. } = &mut self.state {
+        if let Sticky::Ok(RequestState::Body { chunks, .. }) = &mut self.state {
             chunks.max_chunk = max_chunk;
         }
         self
@@ -375,12 +445,67 @@ impl ChunkedRequestDecoder<'_> {
     /// # Errors
     /// As [`Gateway::decapsulate`] for the header and `enc` ([`Error::UnknownKeyId`],
     /// [`Error::SuiteNotOffered`], [`Error::Decrypt`]); [`Error::Decrypt`] for a chunk that
-    /// does not authenticate; [`Error::ChunkTooLarge`] for a chunk over the limit. After an
-    /// error the request is unusable.
+    /// does not authenticate or a non-final chunk with no plaintext; [`Error::ChunkTooLarge`]
+    /// for a chunk over the limit. An error is returned again by every later call.
     pub fn push(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
-        let buf = match &mut self.state {
-            RequestState::Body { chunks, .. } => return chunks.push(input, out),
-            RequestState::Head(buf) => {
+        let (gateway, max_chunk) = (self.gateway, self.max_chunk);
+        self.state
+            .run(|state| state.push(gateway, max_chunk, input, out))
+    }
+
+    /// Starts the chunked response (§6.2): its first bytes (the response nonce) and the encoder
+    /// of its chunks. The response can start before the request has ended; it starts once.
+    ///
+    /// # Errors
+    /// [`Error::NotReady`] before the request's header and `enc` have been read;
+    /// [`Error::ResponseStarted`] if the response was started before; the error of an earlier
+    /// [`push`](Self::push).
+    pub fn response<R: CryptoRng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Result<(Vec<u8>, ChunkEncoder), Error> {
+        let state = match &mut self.state {
+            Sticky::Failed(e) => return Err(*e),
+            Sticky::Ok(state) => state,
+        };
+        let RequestState::Body {
+            suite, response, ..
+        } = state
+        else {
+            return Err(Error::NotReady);
+        };
+        let (secret, enc) = response.take().ok_or(Error::ResponseStarted)?;
+        let mut nonce = vec![0; secret_len(*suite)];
+        rng.fill_bytes(&mut nonce);
+        let aead = sealer(*suite, &secret, &enc, &nonce)?;
+        Ok((nonce, ChunkEncoder::new(Sealer::Response(Box::new(aead)))))
+    }
+
+    /// Ends the request: opens its final chunk into `out`.
+    ///
+    /// # Errors
+    /// The error of an earlier [`push`](Self::push); [`Error::Truncated`] if the request ended
+    /// inside its header or `enc`; [`Error::MissingFinalChunk`] if it ended without its final
+    /// chunk; [`Error::Decrypt`] if the final chunk does not authenticate.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.state.run(|state| match state {
+            RequestState::Body { chunks, .. } => chunks.finish(out),
+            RequestState::Head(_) => Err(Error::Truncated),
+        })
+    }
+}
+
+impl RequestState {
+    fn push(
+        &mut self,
+        gateway: &Gateway,
+        max_chunk: usize,
+        input: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let buf = match self {
+            Self::Body { chunks, .. } => return chunks.push(input, out),
+            Self::Head(buf) => {
                 buf.extend_from_slice(input);
                 buf
             }
@@ -388,7 +513,7 @@ impl ChunkedRequestDecoder<'_> {
         if buf.len() < HEADER_LEN {
             return Ok(());
         }
-        let (head, rest) = match self.gateway.head(buf) {
+        let (head, rest) = match gateway.head(buf) {
             Ok(parsed) => parsed,
             // The header is whole, so only `enc` can be short: wait for it.
             Err(Error::Truncated) => return Ok(()),
@@ -400,69 +525,24 @@ impl ChunkedRequestDecoder<'_> {
             .suite
             .setup_receiver(head.enc, head.key.private_key(), info, ReceiverMode::Base)
             .map_err(|_| Error::Decrypt)?;
-        let secret = Secret::export(head.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
-        let (kdf, aead, enc) = (head.kdf, head.aead, head.enc.to_vec());
+        let secret = Secret::export(head.suite, |s| ctx.export(RESPONSE_LABEL, s))?;
+        let (suite, enc) = (head.suite, head.enc.to_vec());
         let rest = rest.to_vec();
-        let mut chunks = Box::new(Chunks::new(Opener::Request(Box::new(ctx))));
-        chunks.max_chunk = self.max_chunk;
-        self.state = RequestState::Body {
+        let chunks = Box::new(Chunks::new(Opener::Request(Box::new(ctx)), max_chunk));
+        *self = Self::Body {
             chunks,
-            kdf,
-            aead,
-            secret,
-            enc,
+            suite,
+            response: Some((secret, enc)),
         };
-        self.push(&rest, out)
-    }
-
-    /// Starts the chunked response: its first bytes (the response nonce) and the encoder of
-    /// its chunks. The response can start before the request has ended.
-    ///
-    /// # Errors
-    /// [`Error::NotReady`] before the request's header and `enc` have been read.
-    pub fn response<R: CryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-    ) -> Result<(Vec<u8>, ChunkEncoder), Error> {
-        let RequestState::Body {
-            kdf,
-            aead,
-            secret,
-            enc,
-            ..
-        } = &self.state
-        else {
-            return Err(Error::NotReady);
-        };
-        let mut nonce = vec![0; aead.secret_len()];
-        rng.fill_bytes(&mut nonce);
-        let cipher = ResponseCipher::new(*kdf, *aead, secret, enc, &nonce)?;
-        Ok((
-            nonce,
-            ChunkEncoder {
-                sealer: Sealer::Response(Box::new(cipher)),
-            },
-        ))
-    }
-
-    /// Ends the request: opens its final chunk into `out`.
-    ///
-    /// # Errors
-    /// [`Error::Truncated`] if the request ended inside its header or `enc`;
-    /// [`Error::MissingFinalChunk`] if it ended without its final chunk; [`Error::Decrypt`] if
-    /// the final chunk does not authenticate.
-    pub fn finish(self, out: &mut Vec<u8>) -> Result<(), Error> {
-        match self.state {
-            RequestState::Body { chunks, .. } => chunks.finish(out),
-            RequestState::Head(_) => Err(Error::Truncated),
-        }
+        self.push(gateway, max_chunk, &rest, out)
     }
 }
 
 /// A `std::io::Write` that seals what is written as chunks into `inner`: buffered up to
 /// [`MAX_CHUNK`] bytes, a chunk at each full buffer or [`flush`](io::Write::flush).
 /// [`ChunkWriter::finish`] writes the final chunk; dropping the writer without it leaves the
-/// message without its final chunk, which the peer refuses.
+/// message without its final chunk, which the peer refuses. An error of the encoder is
+/// returned by every later `write`, `flush` and `finish`.
 pub struct ChunkWriter<W: io::Write> {
     inner: W,
     encoder: ChunkEncoder,
@@ -525,6 +605,9 @@ impl<W: io::Write> ChunkWriter<W> {
 
 impl<W: io::Write> io::Write for ChunkWriter<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        if let Some(e) = self.encoder.failed {
+            return Err(io_error(e));
+        }
         let take = data.len().min(MAX_CHUNK - self.pending.len());
         self.pending.extend_from_slice(&data[..take]);
         if self.pending.len() == MAX_CHUNK {
@@ -534,6 +617,9 @@ impl<W: io::Write> io::Write for ChunkWriter<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if let Some(e) = self.encoder.failed {
+            return Err(io_error(e));
+        }
         self.seal_pending()?;
         self.inner.flush()
     }
@@ -581,9 +667,14 @@ impl ChunkDecoder for ChunkedRequestDecoder<'_> {
 /// A `std::io::Read` of the plaintext of a chunked message read from `inner`. The end of
 /// `inner` is the end of the message: a message without its final chunk is an error there
 /// (`InvalidData` holding [`Error::MissingFinalChunk`]), never a short read that looks whole.
+/// A decoding error is returned by that `read` and by every `read` after it, so a loop that
+/// skips errors (`lines().flatten()`) never reaches an end that looks clean. Errors of `inner`
+/// itself are passed on and not kept: an interrupted read can be retried.
 pub struct ChunkReader<R: io::Read, D: ChunkDecoder> {
     inner: R,
     decoder: Option<D>,
+    /// The first decoding error, returned by every later `read`.
+    failed: Option<Error>,
     plain: Vec<u8>,
     at: usize,
     buf: Box<[u8]>,
@@ -601,6 +692,7 @@ impl<R: io::Read, D: ChunkDecoder> ChunkReader<R, D> {
         Self {
             inner,
             decoder: Some(decoder),
+            failed: None,
             plain: Vec::new(),
             at: 0,
             buf: vec![0; 8192].into_boxed_slice(),
@@ -610,18 +702,27 @@ impl<R: io::Read, D: ChunkDecoder> ChunkReader<R, D> {
 
 impl<R: io::Read, D: ChunkDecoder> io::Read for ChunkReader<R, D> {
     fn read(&mut self, dst: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.failed {
+            return Err(io_error(e));
+        }
         while self.at == self.plain.len() && self.decoder.is_some() {
             self.plain.clear();
             self.at = 0;
             let n = self.inner.read(&mut self.buf)?;
-            if n == 0 {
-                if let Some(decoder) = self.decoder.take() {
-                    decoder.finish(&mut self.plain).map_err(io_error)?;
-                }
-            } else if let Some(decoder) = self.decoder.as_mut() {
-                decoder
-                    .push(&self.buf[..n], &mut self.plain)
-                    .map_err(io_error)?;
+            let decoded = if n == 0 {
+                self.decoder
+                    .take()
+                    .map_or(Ok(()), |decoder| decoder.finish(&mut self.plain))
+            } else {
+                self.decoder.as_mut().map_or(Ok(()), |decoder| {
+                    decoder.push(&self.buf[..n], &mut self.plain)
+                })
+            };
+            if let Err(e) = decoded {
+                self.failed = Some(e);
+                self.decoder = None;
+                self.plain.clear();
+                return Err(io_error(e));
             }
         }
         let n = dst.len().min(self.plain.len() - self.at);

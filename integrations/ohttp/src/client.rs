@@ -5,7 +5,7 @@ use rand_core::CryptoRng;
 use typed_hpke::suite::{self, SenderMode, Suite};
 
 use crate::error::from_hpke;
-use crate::response::{Aead, Kdf, ResponseCipher, Secret, TAG_LEN};
+use crate::response::{Secret, TAG_LEN, opener, secret_len};
 use crate::{
     Error, HEADER_LEN, INFO_MAX, KeyConfig, REQUEST_LABEL, RESPONSE_LABEL, SymmetricSuite, header,
     info,
@@ -13,17 +13,17 @@ use crate::{
 
 /// A client of one gateway key configuration, with one (KDF, AEAD) pair chosen.
 ///
-/// Made once per configuration and shared (it is `Send + Sync`): the gateway's public key is
-/// parsed and prepared once ([`suite::PublicKey::prepare`]: the precomputed table of a DH or
-/// hybrid KEM, the expanded matrix of ML-KEM), so each request pays only for its own
-/// encapsulation.
+/// Made once per configuration and shared (it is `Send + Sync`). [`Client::new`] and
+/// [`Client::with_symmetric`] prepare the gateway's public key once
+/// ([`suite::PublicKey::prepare`]: the precomputed table of a DH or hybrid KEM, the expanded
+/// matrix of ML-KEM), so each request pays only for its own encapsulation. Preparing costs
+/// about as much as a few encapsulations (the crate's bench has the row): a client that sends
+/// one or two requests per configuration is cheaper made with [`Client::unprepared`].
 #[derive(Clone, Debug)]
 pub struct Client {
     pub(crate) key_id: u8,
     pub(crate) suite: Suite,
     pub(crate) symmetric: SymmetricSuite,
-    pub(crate) kdf: Kdf,
-    pub(crate) aead: Aead,
     pub(crate) public_key: suite::PublicKey,
 }
 
@@ -31,8 +31,7 @@ pub struct Client {
 ///
 /// It holds the request's exporter secret, which is wiped when it is dropped.
 pub struct ClientResponse {
-    kdf: Kdf,
-    aead: Aead,
+    suite: Suite,
     secret: Secret,
     enc: Vec<u8>,
 }
@@ -40,8 +39,7 @@ pub struct ClientResponse {
 impl core::fmt::Debug for ClientResponse {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ClientResponse")
-            .field("kdf", &self.kdf)
-            .field("aead", &self.aead)
+            .field("suite", &self.suite)
             .finish_non_exhaustive()
     }
 }
@@ -63,22 +61,31 @@ impl Client {
     /// [`Error::SuiteNotOffered`] if the configuration does not list it;
     /// [`Error::UnsupportedSuite`] if this crate cannot use it.
     pub fn with_symmetric(config: &KeyConfig, symmetric: SymmetricSuite) -> Result<Self, Error> {
+        let mut client = Self::unprepared(config, symmetric)?;
+        client.public_key.prepare();
+        Ok(client)
+    }
+
+    /// A client of `config` that uses the pair `symmetric` and leaves the gateway's key
+    /// unprepared: cheaper to make, dearer per request (see [`Client`]).
+    ///
+    /// # Errors
+    /// As [`Client::with_symmetric`].
+    pub fn unprepared(config: &KeyConfig, symmetric: SymmetricSuite) -> Result<Self, Error> {
         if !config.offers(symmetric) {
             return Err(Error::SuiteNotOffered);
         }
-        let (kdf, aead) = symmetric.algorithms()?;
-        let suite = Suite::new(config.kem_id(), symmetric.kdf_id, symmetric.aead_id)
-            .map_err(|_| Error::UnsupportedSuite)?;
-        let mut public_key = config.public_key().clone();
-        public_key.prepare();
         Ok(Self {
             key_id: config.key_id(),
-            suite,
+            suite: symmetric.suite(config.kem())?,
             symmetric,
-            kdf,
-            aead,
-            public_key,
+            public_key: config.public_key().clone(),
         })
+    }
+
+    /// Whether the gateway's key is prepared.
+    pub fn is_prepared(&self) -> bool {
+        self.public_key.is_prepared()
     }
 
     /// A client of the first configuration of an `application/ohttp-keys` list (RFC 9458
@@ -143,10 +150,9 @@ impl Client {
         ctx.seal_into(&[], request, &mut out[start..])
             .map_err(from_hpke)?;
         // secret = context.Export("message/bhttp response", max(Nn, Nk)) (§4.4)
-        let secret = Secret::export(self.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
+        let secret = Secret::export(self.suite, |s| ctx.export(RESPONSE_LABEL, s))?;
         let response = ClientResponse {
-            kdf: self.kdf,
-            aead: self.aead,
+            suite: self.suite,
             secret,
             enc: enc.to_vec(),
         };
@@ -163,15 +169,12 @@ impl ClientResponse {
     /// [`Error::Truncated`] for a response shorter than its nonce and tag; [`Error::Decrypt`]
     /// if it does not authenticate.
     pub fn decapsulate(self, enc_response: &[u8]) -> Result<Vec<u8>, Error> {
-        let nonce_len = self.aead.secret_len();
+        let nonce_len = secret_len(self.suite);
         if enc_response.len() < nonce_len + TAG_LEN {
             return Err(Error::Truncated);
         }
         let (response_nonce, ct) = enc_response.split_at(nonce_len);
-        let mut cipher =
-            ResponseCipher::new(self.kdf, self.aead, &self.secret, &self.enc, response_nonce)?;
-        let mut out = Vec::with_capacity(ct.len() - TAG_LEN);
-        cipher.open(&[], ct, &mut out)?;
-        Ok(out)
+        let mut opener = opener(self.suite, &self.secret, &self.enc, response_nonce)?;
+        opener.open(&[], ct).map_err(|_| Error::Decrypt)
     }
 }

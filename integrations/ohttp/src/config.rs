@@ -1,9 +1,8 @@
 //! Key configurations (RFC 9458 §3.1) and the `application/ohttp-keys` list (§3.2).
 
-use typed_hpke::suite::{self, Suite};
+use typed_hpke::suite::{self, AnyKem, Suite};
 
 use crate::Error;
-use crate::response::{Aead, Kdf};
 
 /// One (KDF, AEAD) pair a key configuration offers ("HPKE Symmetric Algorithms", RFC 9458
 /// §3.1). The ids are kept as they came: a configuration may list pairs this crate cannot use,
@@ -19,26 +18,54 @@ pub struct SymmetricSuite {
 impl SymmetricSuite {
     /// HKDF-SHA256 with AES-128-GCM, the pair of RFC 9458 Appendix A.
     pub const HKDF_SHA256_AES_128_GCM: Self = Self::new(0x0001, 0x0001);
+    /// HKDF-SHA256 with AES-256-GCM.
+    pub const HKDF_SHA256_AES_256_GCM: Self = Self::new(0x0001, 0x0002);
     /// HKDF-SHA256 with ChaCha20-Poly1305.
     pub const HKDF_SHA256_CHACHA20_POLY1305: Self = Self::new(0x0001, 0x0003);
+    /// HKDF-SHA384 with AES-128-GCM.
+    pub const HKDF_SHA384_AES_128_GCM: Self = Self::new(0x0002, 0x0001);
     /// HKDF-SHA384 with AES-256-GCM.
     pub const HKDF_SHA384_AES_256_GCM: Self = Self::new(0x0002, 0x0002);
+    /// HKDF-SHA384 with ChaCha20-Poly1305.
+    pub const HKDF_SHA384_CHACHA20_POLY1305: Self = Self::new(0x0002, 0x0003);
+    /// HKDF-SHA512 with AES-128-GCM.
+    pub const HKDF_SHA512_AES_128_GCM: Self = Self::new(0x0003, 0x0001);
+    /// HKDF-SHA512 with AES-256-GCM.
+    pub const HKDF_SHA512_AES_256_GCM: Self = Self::new(0x0003, 0x0002);
+    /// HKDF-SHA512 with ChaCha20-Poly1305.
+    pub const HKDF_SHA512_CHACHA20_POLY1305: Self = Self::new(0x0003, 0x0003);
+
+    /// Every pair this crate can use, HKDF-SHA256 first.
+    pub const ALL: [Self; 9] = [
+        Self::HKDF_SHA256_AES_128_GCM,
+        Self::HKDF_SHA256_AES_256_GCM,
+        Self::HKDF_SHA256_CHACHA20_POLY1305,
+        Self::HKDF_SHA384_AES_128_GCM,
+        Self::HKDF_SHA384_AES_256_GCM,
+        Self::HKDF_SHA384_CHACHA20_POLY1305,
+        Self::HKDF_SHA512_AES_128_GCM,
+        Self::HKDF_SHA512_AES_256_GCM,
+        Self::HKDF_SHA512_CHACHA20_POLY1305,
+    ];
 
     /// The pair with these ids.
     pub const fn new(kdf_id: u16, aead_id: u16) -> Self {
         Self { kdf_id, aead_id }
     }
 
-    /// The KDF and AEAD, if Oblivious HTTP can run on them here: HKDF-SHA256/384/512 (RFC 9458
-    /// §4.4 calls `Extract` and `Expand`, which the one-stage KDFs of draft-ietf-hpke-pq do not
-    /// have) and AES-128-GCM, AES-256-GCM or ChaCha20-Poly1305 (not ExportOnly).
-    pub(crate) fn algorithms(self) -> Result<(Kdf, Aead), Error> {
-        Ok((Kdf::from_id(self.kdf_id)?, Aead::from_id(self.aead_id)?))
+    /// Whether this crate can use the pair: a KDF with `Extract` and `Expand` (RFC 9458 §4.4
+    /// calls both; the one-stage KDFs of draft-ietf-hpke-hpke have neither) and an AEAD that
+    /// seals (not ExportOnly), as typed-hpke's `suite::Prk` and `suite::Sealer` say.
+    pub fn is_supported(self) -> bool {
+        suite::Prk::supports(self.kdf_id) && suite::Sealer::supports(self.aead_id)
     }
 
-    /// Whether this crate can encapsulate with the pair.
-    pub fn is_supported(self) -> bool {
-        self.algorithms().is_ok()
+    /// The HPKE suite of `kem` with this pair, if this crate can use it.
+    pub(crate) fn suite(self, kem: AnyKem) -> Result<Suite, Error> {
+        if !self.is_supported() {
+            return Err(Error::UnsupportedSuite);
+        }
+        Suite::new(kem.id(), self.kdf_id, self.aead_id).map_err(|_| Error::UnsupportedSuite)
     }
 }
 
@@ -78,10 +105,9 @@ impl PartialEq for KeyConfig {
 
 impl Eq for KeyConfig {}
 
-/// A suite of the KEM: the runtime API parses keys per suite, and a KEM's keys do not depend
-/// on the KDF and AEAD.
-pub(crate) fn kem_suite(kem_id: u16) -> Result<Suite, Error> {
-    Suite::new(kem_id, 0x0001, 0x0001).map_err(|_| Error::UnsupportedSuite)
+/// The KEM `kem_id`, if typed-hpke has it.
+pub(crate) fn kem(kem_id: u16) -> Result<AnyKem, Error> {
+    AnyKem::new(kem_id).map_err(|_| Error::UnsupportedSuite)
 }
 
 /// A cursor over bytes being parsed; running out is `err`.
@@ -149,6 +175,11 @@ impl KeyConfig {
         self.public_key.kem_id()
     }
 
+    /// The HPKE KEM.
+    pub(crate) fn kem(&self) -> AnyKem {
+        self.public_key.kem()
+    }
+
     /// The gateway's public key.
     pub fn public_key(&self) -> &suite::PublicKey {
         &self.public_key
@@ -200,9 +231,10 @@ impl KeyConfig {
     pub fn decode(bytes: &[u8]) -> Result<Self, Error> {
         let mut r = Reader::new(bytes, Error::InvalidKeyConfig);
         let key_id = r.u8()?;
-        let suite = kem_suite(r.u16()?)?;
-        let public_key = suite
-            .public_key_from_bytes(r.take(suite.lengths().public_key)?)
+        let kem = kem(r.u16()?)?;
+        let (_, npk, _) = kem.lengths();
+        let public_key = kem
+            .public_key_from_bytes(r.take(npk)?)
             .map_err(|_| Error::InvalidKey)?;
         let len = usize::from(r.u16()?);
         if len == 0 || len % 4 != 0 {

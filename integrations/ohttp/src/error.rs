@@ -7,7 +7,7 @@ use core::fmt;
 /// Every parser of this crate returns one of these for bad bytes; none panics. A gateway turns
 /// a request's error into an unencapsulated HTTP response with [`Error::http_status`] (RFC 9458
 /// §5.2: errors found before the response is encapsulated are reported in the clear) and, for
-/// the errors [`Error::is_key_config_problem`] names, the `ohttp-key` problem type of §6, which
+/// the errors [`Error::is_key_config_problem`] names, the `ohttp-key` problem type of §5.3, which
 /// tells the client to fetch the gateway's key configurations again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -46,6 +46,9 @@ pub enum Error {
     NotReady,
     /// A chunked message that ended without its final chunk (it was truncated).
     MissingFinalChunk,
+    /// A chunked response started a second time for one request: a second response would
+    /// reuse the first one's keys if its nonce repeated, and a request has one response.
+    ResponseStarted,
     /// A message too long for the AEAD, or more chunks than one key can seal (the nonce counter
     /// would repeat).
     MessageLimit,
@@ -53,7 +56,7 @@ pub enum Error {
 
 impl Error {
     /// The HTTP status code a gateway answers a request that failed with this error (RFC 9458
-    /// §5.2 and §6), or `None` for the errors that only a client or a key holder meets.
+    /// §5.2 and §5.3), or `None` for the errors that only a client or a key holder meets.
     ///
     /// - 400 (Bad Request) for a request that is malformed, truncated, names an unknown key
     ///   identifier or a suite the configuration does not offer, or does not decrypt. For the
@@ -74,6 +77,7 @@ impl Error {
             | Self::InvalidKey
             | Self::DuplicateKeyId
             | Self::NotReady
+            | Self::ResponseStarted
             | Self::Encapsulation => None,
         }
     }
@@ -81,7 +85,7 @@ impl Error {
     /// Whether the request failed because the client holds a stale or wrong key configuration
     /// (an unknown key identifier, or a suite the configuration does not offer): the case for
     /// the problem type `https://iana.org/assignments/http-problem-types#ohttp-key` (RFC 9458
-    /// §6), on which a client fetches the configurations again.
+    /// §5.3), on which a client fetches the configurations again.
     pub fn is_key_config_problem(&self) -> bool {
         matches!(
             self,
@@ -105,6 +109,7 @@ impl fmt::Display for Error {
             Self::ChunkTooLarge => "chunk larger than the limit",
             Self::MissingFinalChunk => "chunked message without its final chunk",
             Self::NotReady => "the request's header has not been read yet",
+            Self::ResponseStarted => "the chunked response was already started",
             Self::MessageLimit => "message too long or too many chunks",
         })
     }

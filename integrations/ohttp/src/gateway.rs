@@ -4,9 +4,9 @@
 use rand_core::CryptoRng;
 use typed_hpke::suite::{self, ReceiverMode, Suite};
 
-use crate::config::{Reader, kem_suite};
+use crate::config::{Reader, kem};
 use crate::error::from_hpke;
-use crate::response::{Aead, Kdf, ResponseCipher, Secret, TAG_LEN};
+use crate::response::{Secret, TAG_LEN, sealer, secret_len};
 use crate::{
     Error, HEADER_LEN, INFO_MAX, KeyConfig, REQUEST_LABEL, RESPONSE_LABEL, SymmetricSuite, info,
 };
@@ -41,9 +41,7 @@ impl GatewayKey {
         symmetric: Vec<SymmetricSuite>,
     ) -> Result<Self, Error> {
         for s in &symmetric {
-            s.algorithms()?;
-            Suite::new(private_key.kem_id(), s.kdf_id, s.aead_id)
-                .map_err(|_| Error::UnsupportedSuite)?;
+            s.suite(private_key.kem())?;
         }
         let config = KeyConfig::new(key_id, private_key.public_key(), symmetric)?;
         Ok(Self {
@@ -63,9 +61,7 @@ impl GatewayKey {
         symmetric: Vec<SymmetricSuite>,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        let (private_key, _) = kem_suite(kem_id)?
-            .generate_key_pair(rng)
-            .map_err(from_hpke)?;
+        let (private_key, _) = kem(kem_id)?.generate_key_pair(rng).map_err(from_hpke)?;
         Self::new(key_id, private_key, symmetric)
     }
 
@@ -80,10 +76,48 @@ impl GatewayKey {
         symmetric: Vec<SymmetricSuite>,
         ikm: &[u8],
     ) -> Result<Self, Error> {
-        let (private_key, _) = kem_suite(kem_id)?
+        let (private_key, _) = kem(kem_id)?
             .derive_key_pair(ikm)
             .map_err(|_| Error::InvalidKey)?;
         Self::new(key_id, private_key, symmetric)
+    }
+
+    /// The key pair of the serialized private key `private_key` (RFC 9180 §7.1.2
+    /// `DeserializePrivateKey`) of the KEM `kem_id`: a key kept in a file or a secret store.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSuite`] for a KEM typed-hpke does not have; [`Error::InvalidKey`]
+    /// for bytes the KEM refuses; as [`GatewayKey::new`].
+    pub fn from_bytes(
+        key_id: u8,
+        kem_id: u16,
+        private_key: &[u8],
+        symmetric: Vec<SymmetricSuite>,
+    ) -> Result<Self, Error> {
+        let private_key = kem(kem_id)?
+            .private_key_from_bytes(private_key)
+            .map_err(|_| Error::InvalidKey)?;
+        Self::new(key_id, private_key, symmetric)
+    }
+
+    /// The key pair of the serialized private key `private_key` for a configuration already
+    /// published: its key identifier, KEM and pairs, checked to be this key's. A key stored
+    /// apart from its configuration cannot be served under the wrong one.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] if the bytes are not a key of the configuration's KEM, or their
+    /// public key is not the configuration's; otherwise as [`GatewayKey::new`].
+    pub fn from_bytes_for_config(private_key: &[u8], config: &KeyConfig) -> Result<Self, Error> {
+        let key = Self::from_bytes(
+            config.key_id(),
+            config.kem_id(),
+            private_key,
+            config.symmetric().to_vec(),
+        )?;
+        if key.config != *config {
+            return Err(Error::InvalidKey);
+        }
+        Ok(key)
     }
 
     /// The configuration this key publishes.
@@ -118,8 +152,7 @@ impl core::fmt::Debug for Gateway {
 /// The gateway's half of one exchange, to encapsulate the response to the request it came
 /// from. It holds the request's exporter secret, which is wiped when it is dropped.
 pub struct GatewayResponse {
-    kdf: Kdf,
-    aead: Aead,
+    suite: Suite,
     secret: Secret,
     enc: Vec<u8>,
 }
@@ -127,8 +160,7 @@ pub struct GatewayResponse {
 impl core::fmt::Debug for GatewayResponse {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("GatewayResponse")
-            .field("kdf", &self.kdf)
-            .field("aead", &self.aead)
+            .field("suite", &self.suite)
             .finish_non_exhaustive()
     }
 }
@@ -137,8 +169,6 @@ impl core::fmt::Debug for GatewayResponse {
 pub(crate) struct RequestHead<'a> {
     pub(crate) key: &'a GatewayKey,
     pub(crate) suite: Suite,
-    pub(crate) kdf: Kdf,
-    pub(crate) aead: Aead,
     pub(crate) hdr: [u8; HEADER_LEN],
     pub(crate) enc: &'a [u8],
 }
@@ -202,16 +232,12 @@ impl Gateway {
         if kem_id != key.config.kem_id() || !key.config.offers(symmetric) {
             return Err(Error::SuiteNotOffered);
         }
-        let (kdf, aead) = symmetric.algorithms()?;
-        let suite = Suite::new(kem_id, symmetric.kdf_id, symmetric.aead_id)
-            .map_err(|_| Error::UnsupportedSuite)?;
+        let suite = symmetric.suite(key.config.kem())?;
         let enc = r.take(suite.lengths().enc)?;
         Ok((
             RequestHead {
                 key,
                 suite,
-                kdf,
-                aead,
                 hdr,
                 enc,
             },
@@ -248,10 +274,9 @@ impl Gateway {
         ctx.open_into(&[], ct, &mut request)
             .map_err(|_| Error::Decrypt)?;
         // secret = context.Export("message/bhttp response", max(Nn, Nk)) (§4.4)
-        let secret = Secret::export(head.aead, |s| ctx.export(RESPONSE_LABEL, s))?;
+        let secret = Secret::export(head.suite, |s| ctx.export(RESPONSE_LABEL, s))?;
         let response = GatewayResponse {
-            kdf: head.kdf,
-            aead: head.aead,
+            suite: head.suite,
             secret,
             enc: head.enc.to_vec(),
         };
@@ -277,12 +302,18 @@ impl GatewayResponse {
         rng: &mut R,
         response: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        let nonce_len = self.aead.secret_len();
-        let mut out = Vec::with_capacity(nonce_len + response.len() + TAG_LEN);
-        out.resize(nonce_len, 0);
-        rng.fill_bytes(&mut out);
-        let mut cipher = ResponseCipher::new(self.kdf, self.aead, &self.secret, &self.enc, &out)?;
-        cipher.seal(&[], response, &mut out)?;
+        let nonce_len = secret_len(self.suite);
+        let total = response
+            .len()
+            .checked_add(nonce_len + TAG_LEN)
+            .ok_or(Error::MessageLimit)?;
+        let mut out = vec![0; total];
+        let (response_nonce, body) = out.split_at_mut(nonce_len);
+        rng.fill_bytes(response_nonce);
+        let mut sealer = sealer(self.suite, &self.secret, &self.enc, response_nonce)?;
+        sealer
+            .seal_into(&[], response, body)
+            .map_err(|_| Error::MessageLimit)?;
         Ok(out)
     }
 }

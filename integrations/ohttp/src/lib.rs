@@ -17,6 +17,9 @@ pub use config::{KeyConfig, SymmetricSuite};
 pub use error::Error;
 pub use gateway::{Gateway, GatewayKey, GatewayResponse};
 pub use typed_hpke::OsRng;
+/// The `rand_core` traits `encapsulate` takes (`CryptoRng`), re-exported so callers need not
+/// depend on the crate or match its version.
+pub use typed_hpke::rand_core;
 
 /// The HPKE `info` label of a request (RFC 9458 §4.3).
 const REQUEST_LABEL: &[u8] = b"message/bhttp request";
