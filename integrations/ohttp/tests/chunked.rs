@@ -424,3 +424,317 @@ fn against_the_ohttp_crate_both_ways() {
         }
     }
 }
+
+/// draft-ietf-ohai-chunked-ohttp-08 §A ("Example"), byte for byte, both directions: the
+/// client's chunked request from the published ephemeral key (chunks of 12, 13 and 0 bytes),
+/// the gateway's chunked response from the published response nonce (1, 2 and 0 bytes), the
+/// response key and base nonce from the published secret and salt, the published chunk nonces
+/// as the sequence `aead_nonce XOR i`, and each published message opened by the other side.
+mod draft_example {
+    use super::*;
+    use std::convert::Infallible;
+    use typed_hpke::suite;
+    use typed_hpke_ohttp::rand_core::{TryCryptoRng, TryRng};
+
+    const SK_R: &str = "1c190d72acdbe4dbc69e680503bb781a932c70a12c8f3754434c67d8640d8698";
+    const KEY_CONFIG: &str = "010020668eb21aace159803974a4c67f08b4152d29bed10735fd08f98ccdd6fe09570800080001000100010003";
+    const REQUEST: &str = "00034745540568747470730b6578616d706c652e636f6d012f";
+    const SK_E: &str = "b26d565f3f875ed480d1abced3d665159650c99174fd0b124ac4bda0c64ae324";
+    const ENC_REQUEST: &str = concat!(
+        "01002000010001",
+        "8811eb457e100811c40a0aa71340a1b81d804bb986f736f2f566a7199761a032",
+        "1c2ad24942d4d692563012f2980c8fef437a336b9b2fc938ef77a5834f",
+        "1d2e33d8fd25577afe31bd1c79d094f76b6250ae6549b473ecd950501311",
+        "001c6c1395d0ef7c1022297966307b8a7f",
+    );
+    const RESPONSE: &str = "0140c8";
+    const SECRET: &str = "1d4484834ae36102a6ac42a5523454d9";
+    const SALT: &str = "8811eb457e100811c40a0aa71340a1b81d804bb986f736f2f566a7199761a032bcce7f4cb921309ba5d62edf1769ef09";
+    const AEAD_KEY: &str = "8209f78f2a1610d80c7125009b00aff0";
+    const AEAD_NONCE: &str = "fead854635d2d5527d64f546";
+    const ENC_RESPONSE: &str = concat!(
+        "bcce7f4cb921309ba5d62edf1769ef09",
+        "1179bf1cc87fa0e2c02de4546945aa3d1e48",
+        "12b348b5bd4c594c16b6170b07b475845d1f32",
+        "00ed9d8a796617a5b27265f4d73247f639",
+    );
+    const CHUNK_NONCES: [&str; 3] = [
+        "fead854635d2d5527d64f546",
+        "fead854635d2d5527d64f547",
+        "fead854635d2d5527d64f544",
+    ];
+
+    fn h(s: &str) -> Vec<u8> {
+        hex::decode(s).unwrap()
+    }
+
+    /// Hands out the bytes it was given, in order; fails the test if asked for more.
+    struct Replay(Vec<u8>);
+
+    impl TryRng for Replay {
+        type Error = Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+            unreachable!("only fill_bytes is used")
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+            unreachable!("only fill_bytes is used")
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+            assert!(dst.len() <= self.0.len(), "the test's generator ran out");
+            dst.copy_from_slice(&self.0[..dst.len()]);
+            self.0.drain(..dst.len());
+            Ok(())
+        }
+    }
+
+    impl TryCryptoRng for Replay {}
+
+    fn gateway() -> Gateway {
+        let config = KeyConfig::decode(&h(KEY_CONFIG)).unwrap();
+        let key = GatewayKey::from_bytes_for_config(&h(SK_R), &config).unwrap();
+        Gateway::new([key]).unwrap()
+    }
+
+    #[test]
+    fn client_request_is_the_published_one() {
+        let config = KeyConfig::decode(&h(KEY_CONFIG)).unwrap();
+        let client = Client::new(&config).unwrap();
+        let (mut wire, mut encoder, mut response) =
+            client.encapsulate_chunked(&mut Replay(h(SK_E))).unwrap();
+        let request = h(REQUEST);
+        encoder.seal_chunk(&request[..12], &mut wire).unwrap();
+        encoder.seal_chunk(&request[12..], &mut wire).unwrap();
+        encoder.seal_final(&[], &mut wire).unwrap();
+        assert_eq!(hex::encode(&wire), ENC_REQUEST);
+        // The published response opens with this request's state, a byte at a time.
+        let mut out = Vec::new();
+        for byte in h(ENC_RESPONSE) {
+            response.push(&[byte], &mut out).unwrap();
+        }
+        response.finish(&mut out).unwrap();
+        assert_eq!(out, h(RESPONSE));
+    }
+
+    #[test]
+    fn gateway_response_is_the_published_one() {
+        let gateway = gateway();
+        let mut decoder = gateway.decapsulate_chunked();
+        let mut request = Vec::new();
+        decoder.push(&h(ENC_REQUEST), &mut request).unwrap();
+        let (nonce, encoder) = decoder.response(&mut Replay(h(&SALT[64..]))).unwrap();
+        decoder.finish(&mut request).unwrap();
+        assert_eq!(request, h(REQUEST));
+        let mut wire = nonce;
+        let mut encoder = encoder;
+        let response = h(RESPONSE);
+        encoder.seal_chunk(&response[..1], &mut wire).unwrap();
+        encoder.seal_chunk(&response[1..], &mut wire).unwrap();
+        encoder.seal_final(&[], &mut wire).unwrap();
+        assert_eq!(hex::encode(&wire), ENC_RESPONSE);
+    }
+
+    /// The response's key schedule through typed-hpke's symmetric surface, and the chunk
+    /// nonces: published nonce `i` is `aead_nonce XOR i`, and an `Opener` keyed with the
+    /// published key and nonce opens published chunk `i` as the `i`-th message.
+    #[test]
+    fn response_keys_and_chunk_nonces() {
+        let prk = suite::Prk::extract(0x0001, &h(SALT), &[&h(SECRET)]).unwrap();
+        let (mut key, mut nonce) = ([0u8; 16], [0u8; 12]);
+        prk.expand(&[b"key"], &mut key).unwrap();
+        prk.expand(&[b"nonce"], &mut nonce).unwrap();
+        assert_eq!(
+            (hex::encode(key), hex::encode(nonce)),
+            (AEAD_KEY.into(), AEAD_NONCE.into())
+        );
+        for (i, published) in CHUNK_NONCES.iter().enumerate() {
+            let mut n = nonce;
+            n[11] ^= i as u8;
+            assert_eq!(hex::encode(n), *published);
+        }
+        let wire = h(ENC_RESPONSE);
+        // nonce (16) || 0x11 ct (17) || 0x12 ct (18) || 0x00 ct (16): (start, length, AAD)
+        let chunks = [(17, 17, &b""[..]), (35, 18, b""), (54, 16, b"final")];
+        assert_eq!(wire.len(), 70);
+        let mut opener = suite::Opener::new(0x0001, &key, &nonce).unwrap();
+        let mut plain = Vec::new();
+        for (at, len, aad) in chunks {
+            plain.extend(opener.open(aad, &wire[at..at + len]).unwrap());
+        }
+        assert_eq!(plain, h(RESPONSE));
+    }
+}
+
+/// A sealed chunk stream of `plaintexts` under a fresh request context, as the draft frames it,
+/// with any chunk empty: what an encoder never writes, so a decoder's refusal can be seen.
+fn raw_chunked_request(config: &KeyConfig, plaintexts: &[&[u8]]) -> Vec<u8> {
+    use typed_hpke::suite::{SenderMode, Suite};
+    let suite = Suite::new(config.kem_id(), 1, 1).unwrap();
+    let hdr = [
+        &[config.key_id()][..],
+        &config.kem_id().to_be_bytes(),
+        &[0, 1, 0, 1],
+    ]
+    .concat();
+    let info = [&b"message/bhttp chunked request\0"[..], &hdr].concat();
+    let (enc, mut ctx) = suite
+        .setup_sender(
+            &mut OsRng::default(),
+            config.public_key(),
+            &info,
+            SenderMode::Base,
+        )
+        .unwrap();
+    let mut wire = [&hdr[..], enc.as_bytes()].concat();
+    for pt in plaintexts {
+        let ct = ctx.seal(b"", pt).unwrap();
+        wire.push(ct.len() as u8);
+        wire.extend(ct);
+    }
+    wire.push(0);
+    wire.extend(ctx.seal(b"final", b"").unwrap());
+    wire
+}
+
+#[test]
+fn empty_non_final_chunk_is_refused() {
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_AES_128_GCM,
+    );
+    let config = gateway.keys()[0].config();
+    // The same framing with no empty chunk is accepted: the refusal is for the empty chunk.
+    let whole = raw_chunked_request(config, &[b"ab", b"cd"]);
+    assert_eq!(gateway_read(&gateway, &whole, 1000).unwrap(), b"abcd");
+    for chunks in [&[&b""[..]][..], &[b"ab", b""], &[b"", b"cd"]] {
+        let wire = raw_chunked_request(config, chunks);
+        for split in [1, 5, 1000] {
+            assert_eq!(
+                gateway_read(&gateway, &wire, split).unwrap_err(),
+                Error::Decrypt
+            );
+        }
+    }
+    // A length shorter than a tag is refused too, before any chunk is opened.
+    let (mut wire, _, _) = client.encapsulate_chunked(&mut OsRng::default()).unwrap();
+    wire.extend([5, 1, 2, 3, 4, 5]);
+    let mut decoder = gateway.decapsulate_chunked();
+    assert_eq!(
+        decoder.push(&wire, &mut Vec::new()).unwrap_err(),
+        Error::Decrypt
+    );
+}
+
+/// Every error is returned by every later call: of the decoders (`push`, `finish`,
+/// `response`), of `ChunkReader` (`read`, through `lines()`), and nothing after an error
+/// reads as a clean end.
+#[test]
+fn errors_are_sticky() {
+    let mut rng = OsRng::default();
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_AES_128_GCM,
+    );
+    let (wire, mut response_decoder) = chunked_request(&client, &body(3000, 9), 3);
+
+    // An unknown key id: every later push, the response and finish say so.
+    let mut other = wire.clone();
+    other[0] = 7;
+    let mut decoder = gateway.decapsulate_chunked();
+    assert_eq!(
+        decoder.push(&other, &mut Vec::new()),
+        Err(Error::UnknownKeyId)
+    );
+    assert_eq!(
+        decoder.push(&wire, &mut Vec::new()),
+        Err(Error::UnknownKeyId)
+    );
+    assert_eq!(decoder.response(&mut rng).unwrap_err(), Error::UnknownKeyId);
+    assert_eq!(decoder.finish(&mut Vec::new()), Err(Error::UnknownKeyId));
+
+    // A final chunk over the limit: finish does not open it anyway.
+    let final_at = chunk_bounds(&wire, 7 + 32)[2].0;
+    let mut decoder = gateway.decapsulate_chunked().with_max_chunk(1);
+    let mut out = Vec::new();
+    assert_eq!(
+        decoder.push(&wire[..final_at], &mut out),
+        Err(Error::ChunkTooLarge)
+    );
+    assert_eq!(
+        decoder.push(&wire[final_at..], &mut out),
+        Err(Error::ChunkTooLarge)
+    );
+    assert_eq!(decoder.finish(&mut out), Err(Error::ChunkTooLarge));
+    assert!(out.is_empty());
+
+    // A tampered chunk of a response: the client's decoder keeps the error through finish.
+    let mut decoder = gateway.decapsulate_chunked();
+    decoder.push(&wire, &mut Vec::new()).unwrap();
+    let (mut res, mut encoder) = decoder.response(&mut rng).unwrap();
+    encoder.seal_chunk(b"first", &mut res).unwrap();
+    encoder.seal_final(b"last", &mut res).unwrap();
+    let nonce_len = 16;
+    res[nonce_len + 3] ^= 1;
+    let mut out = Vec::new();
+    assert_eq!(response_decoder.push(&res, &mut out), Err(Error::Decrypt));
+    assert_eq!(response_decoder.push(&[], &mut out), Err(Error::Decrypt));
+    assert_eq!(response_decoder.finish(&mut out), Err(Error::Decrypt));
+    assert!(out.is_empty());
+
+    // A truncated body read through `ChunkReader`: the missing final chunk is an error on the
+    // read that meets the end and on every read after it; `lines()` never ends cleanly.
+    let cut = &wire[..final_at];
+    let mut reader = ChunkReader::new(cut, gateway.decapsulate_chunked());
+    let mut sink = Vec::new();
+    let first = reader.read_to_end(&mut sink).unwrap_err();
+    assert_eq!(
+        *first.into_inner().unwrap().downcast::<Error>().unwrap(),
+        Error::MissingFinalChunk
+    );
+    for _ in 0..3 {
+        let again = reader.read(&mut [0u8; 64]).unwrap_err();
+        assert_eq!(
+            *again.into_inner().unwrap().downcast::<Error>().unwrap(),
+            Error::MissingFinalChunk
+        );
+    }
+    let lines = std::io::BufReader::new(ChunkReader::new(cut, gateway.decapsulate_chunked()));
+    use std::io::BufRead;
+    let mut results = lines.lines().take(20);
+    assert!(
+        results.all(|line| line.is_err()),
+        "no line of a truncated body reads as whole"
+    );
+}
+
+#[test]
+fn response_starts_once_and_limits_cannot_overflow() {
+    let mut rng = OsRng::default();
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_CHACHA20_POLY1305,
+    );
+    let request = body(2 * MAX_CHUNK + 1, 3);
+    let (wire, _) = chunked_request(&client, &request, 2);
+    let mut decoder = gateway.decapsulate_chunked().with_max_chunk(usize::MAX);
+    let mut got = Vec::new();
+    decoder.push(&wire, &mut got).unwrap();
+    decoder.response(&mut rng).unwrap();
+    assert_eq!(
+        decoder.response(&mut rng).unwrap_err(),
+        Error::ResponseStarted
+    );
+    decoder.finish(&mut got).unwrap();
+    assert_eq!(got, request);
+    // The largest lengths a varint can carry, under the largest limit: waiting, not wrapping.
+    for len in [[0xbf, 0xff, 0xff, 0xff].as_slice(), &[0xff; 8]] {
+        let mut decoder = gateway.decapsulate_chunked().with_max_chunk(usize::MAX);
+        let mut head = wire[..7 + 32].to_vec();
+        head.extend_from_slice(len);
+        decoder.push(&head, &mut Vec::new()).unwrap();
+        decoder.push(&[0u8; 100], &mut Vec::new()).unwrap();
+        assert_eq!(
+            decoder.finish(&mut Vec::new()),
+            Err(Error::MissingFinalChunk)
+        );
+    }
+}

@@ -115,3 +115,55 @@ fn published_response_refused_by_another_exchange() {
         .unwrap();
     assert_eq!(response.decapsulate(&h(ENC_RESPONSE)), Err(Error::Decrypt));
 }
+
+/// A gateway key from its stored bytes, checked against the configuration it was published
+/// under; a client that leaves the key unprepared makes the same request.
+#[test]
+fn key_from_bytes_and_unprepared_client() {
+    let config = KeyConfig::decode(&h(KEY_CONFIG)).unwrap();
+    let pairs = config.symmetric().to_vec();
+    let key = GatewayKey::from_bytes(1, 0x0020, &h(SK_R), pairs.clone()).unwrap();
+    assert_eq!(key.config().encode(), h(KEY_CONFIG));
+    assert_eq!(
+        GatewayKey::from_bytes_for_config(&h(SK_R), &config)
+            .unwrap()
+            .config(),
+        &config
+    );
+    // Another key, a key of the wrong length, another key id: not this configuration's key.
+    let other = "1c190d72acdbe4dbc69e680503bb781a932c70a12c8f3754434c67d8640d8698";
+    assert_eq!(
+        GatewayKey::from_bytes_for_config(&h(other), &config).unwrap_err(),
+        Error::InvalidKey
+    );
+    assert_eq!(
+        GatewayKey::from_bytes_for_config(&h(&SK_R[2..]), &config).unwrap_err(),
+        Error::InvalidKey
+    );
+    let moved = KeyConfig::new(2, config.public_key().clone(), pairs.clone()).unwrap();
+    assert_eq!(
+        GatewayKey::from_bytes_for_config(&h(SK_R), &moved)
+            .unwrap()
+            .config()
+            .key_id(),
+        2
+    );
+    assert_eq!(
+        GatewayKey::from_bytes(1, 0x0099, &h(SK_R), pairs.clone()).unwrap_err(),
+        Error::UnsupportedSuite
+    );
+    // X448 keys are 56 bytes.
+    assert_eq!(
+        GatewayKey::from_bytes(1, 0x0021, &h(SK_R), pairs).unwrap_err(),
+        Error::InvalidKey
+    );
+
+    let client = Client::unprepared(&config, SymmetricSuite::HKDF_SHA256_AES_128_GCM).unwrap();
+    assert!(!client.is_prepared());
+    assert!(Client::new(&config).unwrap().is_prepared());
+    let (enc_request, response) = client
+        .encapsulate(&mut Replay(h(SK_E)), &h(REQUEST))
+        .unwrap();
+    assert_eq!(hex::encode(&enc_request), ENC_REQUEST);
+    assert_eq!(response.decapsulate(&h(ENC_RESPONSE)).unwrap(), h(RESPONSE));
+}

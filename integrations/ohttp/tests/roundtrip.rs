@@ -10,12 +10,15 @@ use common::KEMS;
 
 /// The nine pairs: HKDF-SHA256/384/512 with AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305.
 fn all_pairs() -> Vec<SymmetricSuite> {
+    // The nine named pairs are the nine the ids give: every HKDF with every sealing AEAD.
     let mut pairs = Vec::new();
     for kdf in 1..=3 {
         for aead in 1..=3 {
             pairs.push(SymmetricSuite::new(kdf, aead));
         }
     }
+    assert_eq!(pairs, SymmetricSuite::ALL);
+    assert!(pairs.iter().all(|p| p.is_supported()));
     pairs
 }
 
