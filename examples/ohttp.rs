@@ -28,15 +28,14 @@
 //! The suite comes off the wire, so the HPKE half runs on the runtime API: `Suite::new` from
 //! the header's ids, keys parsed once per key configuration (`suite::PublicKey` on the client,
 //! `suite::PrivateKey` on the gateway: an X-Wing key is expanded once, not per request), and
-//! one runtime context per request for the seal and the export. The gateway publishes two key
-//! configurations, DHKEM(X25519, HKDF-SHA256) and X-Wing; the response AEAD is the plain AEAD of
-//! the request's suite (HKDF-SHA256 with AES-128-GCM or ChaCha20-Poly1305 here).
+//! one runtime context per request for the seal and the export. The response half runs on
+//! typed-hpke's symmetric surface: `suite::Prk` for `Extract` and `Expand`, `suite::Sealer` and
+//! `suite::Opener` for the AEAD, chosen by the suite's ids, so no KDF or AEAD crate is used
+//! here. The gateway publishes two key configurations, DHKEM(X25519, HKDF-SHA256) and X-Wing,
+//! each with HKDF-SHA256 and AES-128-GCM or ChaCha20-Poly1305.
 
-use aes_gcm::aead::{Aead as _, KeyInit};
-use hkdf::Hkdf;
 use rand_core::Rng;
-use sha2::Sha256;
-use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
+use typed_hpke::suite::{self, AnyKem, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Error, OsRng};
 use zeroize::Zeroizing;
 
@@ -75,7 +74,7 @@ fn encapsulate_request(
     let (enc, mut ctx) =
         suite.setup_sender(&mut OsRng::default(), pk_r, &info, SenderMode::Base)?;
     let ct = ctx.seal(b"", request)?;
-    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite.aead_id())]);
+    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite)]);
     ctx.export(RESPONSE_LABEL, &mut secret)?;
     Ok(([hdr, enc.as_bytes(), &ct].concat(), secret))
 }
@@ -96,65 +95,28 @@ fn decapsulate_request<'b>(
         .ok_or(Error::InvalidEncappedKey)?;
     let mut ctx = suite.setup_receiver(enc, sk_r, &request_info(hdr), ReceiverMode::Base)?;
     let request = ctx.open(b"", ct)?;
-    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite.aead_id())]);
+    let mut secret = Zeroizing::new(vec![0u8; secret_len(suite)]);
     ctx.export(RESPONSE_LABEL, &mut secret)?;
     Ok((request, enc, secret))
 }
 
-/// The response key and nonce from the exported secret (HKDF-SHA256, the suites offered here).
-fn response_keys(
+/// `max(Nn, Nk)`: the length of the exported secret and of the response nonce.
+fn secret_len(suite: &Suite) -> usize {
+    let lengths = suite.lengths();
+    lengths.aead_key.max(lengths.aead_nonce)
+}
+
+/// `prk = Extract(concat(enc, response_nonce), secret)` with the suite's KDF (§4.4). The
+/// response's key and nonce are expanded from it inside typed-hpke (`Sealer::from_prk`,
+/// `Opener::from_prk`), so they never sit in this program's memory; the AEAD is the suite's,
+/// on whichever backend typed-hpke uses.
+fn response_prk(
+    suite: &Suite,
     secret: &[u8],
     enc: &[u8],
     response_nonce: &[u8],
-    nk: usize,
-) -> (Zeroizing<Vec<u8>>, [u8; 12]) {
-    let salt = [enc, response_nonce].concat();
-    let hk = Hkdf::<Sha256>::new(Some(&salt), secret);
-    let mut key = Zeroizing::new(vec![0u8; nk]);
-    let mut nonce = [0u8; 12];
-    hk.expand(b"key", &mut key).expect("short");
-    hk.expand(b"nonce", &mut nonce).expect("short");
-    (key, nonce)
-}
-
-fn response_aead(
-    aead_id: u16,
-    key: &[u8],
-    nonce: &[u8; 12],
-    data: &[u8],
-    seal: bool,
-) -> Result<Vec<u8>, Error> {
-    let nonce = nonce.into();
-    let out = match aead_id {
-        0x0001 => {
-            let c = aes_gcm::Aes128Gcm::new_from_slice(key).map_err(|_| Error::InvalidLength)?;
-            if seal {
-                c.encrypt(nonce, data)
-            } else {
-                c.decrypt(nonce, data)
-            }
-        }
-        0x0003 => {
-            let c = chacha20poly1305::ChaCha20Poly1305::new_from_slice(key)
-                .map_err(|_| Error::InvalidLength)?;
-            if seal {
-                c.encrypt(nonce, data)
-            } else {
-                c.decrypt(nonce, data)
-            }
-        }
-        _ => return Err(Error::UnsupportedSuite),
-    };
-    out.map_err(|_| if seal { Error::Seal } else { Error::Open })
-}
-
-fn nk(aead_id: u16) -> usize {
-    if aead_id == 0x0001 { 16 } else { 32 }
-}
-
-/// `max(Nn, Nk)` bytes exported for the response (Nn = 12 for both AEADs offered).
-fn secret_len(aead_id: u16) -> usize {
-    nk(aead_id).max(12)
+) -> Result<suite::Prk, Error> {
+    suite::Prk::extract(suite.kdf_id(), &[enc, response_nonce].concat(), &[secret])
 }
 
 fn main() -> Result<(), Error> {
@@ -165,7 +127,7 @@ fn main() -> Result<(), Error> {
     let mut gateway = Vec::new();
     let mut configs = Vec::new();
     for (key_id, kem_id) in [(1u8, 0x0020u16), (2, 0x647a)] {
-        let (sk, pk) = Suite::new(kem_id, 0x0001, 0x0001)?.generate_key_pair(&mut rng)?;
+        let (sk, pk) = AnyKem::new(kem_id)?.generate_key_pair(&mut rng)?;
         gateway.push((key_id, sk));
         configs.push(KeyConfig {
             key_id,
@@ -181,8 +143,7 @@ fn main() -> Result<(), Error> {
     let client_keys = configs
         .iter()
         .map(|c| {
-            let mut pk =
-                Suite::new(c.kem_id, 0x0001, 0x0001)?.public_key_from_bytes(&c.public_key)?;
+            let mut pk = AnyKem::new(c.kem_id)?.public_key_from_bytes(&c.public_key)?;
             pk.prepare();
             Ok(pk)
         })
@@ -220,25 +181,19 @@ fn main() -> Result<(), Error> {
 
         // Gateway: encrypt the response under the exported secret.
         let response = format!("HTTP/1.1 200 OK\r\n\r\nbody of resource {i}").into_bytes();
-        let mut response_nonce = vec![0u8; nk(aead_id).max(12)];
+        let mut response_nonce = vec![0u8; secret_len(&gateway_suite)];
         rng.fill_bytes(&mut response_nonce);
-        let (key, nonce) = response_keys(&secret, enc, &response_nonce, nk(aead_id));
-        let enc_response = [
-            response_nonce.clone(),
-            response_aead(aead_id, &key, &nonce, &response, true)?,
-        ]
-        .concat();
+        let prk = response_prk(&gateway_suite, &secret, enc, &response_nonce)?;
+        let mut sealer = suite::Sealer::from_prk(aead_id, &prk, b"key", b"nonce")?;
+        let enc_response = [response_nonce.clone(), sealer.seal(b"", &response)?].concat();
 
         // Client: the same keys from its own export.
         let (nonce_part, ct) = enc_response.split_at(response_nonce.len());
         let enc_len = suite.lengths().enc;
-        let (key, nonce) = response_keys(
-            &client_secret,
-            &enc_request[7..7 + enc_len],
-            nonce_part,
-            nk(aead_id),
-        );
-        assert_eq!(response_aead(aead_id, &key, &nonce, ct, false)?, response);
+        let enc = &enc_request[7..7 + enc_len];
+        let prk = response_prk(&suite, &client_secret, enc, nonce_part)?;
+        let mut opener = suite::Opener::from_prk(aead_id, &prk, b"key", b"nonce")?;
+        assert_eq!(opener.open(b"", ct)?, response);
     }
     println!(
         "{requests} requests encapsulated, decapsulated and answered over two key \

@@ -300,3 +300,25 @@ fn context_keys_and_nonces() {
     contexts::<Shake256, ChaCha20Poly1305>(0x0003, true);
     contexts::<HkdfSha256, Aes128Gcm>(0x0001, !cfg!(feature = "aws-lc-rs"));
 }
+
+/// `typed_hpke::symmetric`'s `Sealer` / `Opener` and their runtime twins: the base nonce (and
+/// ChaCha20's key, kept as its bytes) gone from the value when it is dropped.
+#[test]
+fn symmetric_keys_and_nonces() {
+    use typed_hpke::suite;
+    use typed_hpke::symmetric::{Opener, Prk, Sealer};
+    let prk = Prk::<HkdfSha256>::extract(b"salt", &[b"zeroize observed, symmetric"]);
+    let (mut key, mut nonce) = ([0u8; 32], [0u8; 12]);
+    prk.expand(&[b"key"], &mut key).unwrap();
+    prk.expand(&[b"nonce"], &mut nonce).unwrap();
+    let needles: [&[u8]; 2] = [&key, &nonce];
+    let sealer = Sealer::<ChaCha20Poly1305>::from_prk(&prk, b"key", b"nonce").unwrap();
+    dropped_clean("typed sealer", sealer, &needles, 0);
+    let opener = Opener::<ChaCha20Poly1305>::new(&key.into(), &nonce.into());
+    dropped_clean("typed opener", opener, &needles, 0);
+    let runtime = suite::Prk::extract(HkdfSha256::ID, b"salt", &[b"zeroize observed, symmetric"]).unwrap();
+    let sealer = suite::Sealer::from_prk(ChaCha20Poly1305::ID, &runtime, b"key", b"nonce").unwrap();
+    dropped_clean("runtime sealer", sealer, &needles, 0);
+    let opener = suite::Opener::new(ChaCha20Poly1305::ID, &key, &nonce).unwrap();
+    dropped_clean("runtime opener", opener, &needles, 0);
+}

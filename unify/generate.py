@@ -30,8 +30,9 @@ INVOCATIONS = [
     "test --test compile_fail",
     "test -p typed-hpke-measure --test differential --bench compare --bench hpke",
     "build -p typed-hpke-measure --example bench-report",
-    "test -p typed-hpke -p typed-hpke-measure --features typed-hpke/hazmat,typed-hpke/serde,"
-    "typed-hpke/rayon,typed-hpke-measure/aws-lc-rs --tests",
+    "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp --features typed-hpke/hazmat,"
+    "typed-hpke/serde,typed-hpke/rayon,typed-hpke-measure/aws-lc-rs,typed-hpke-ohttp/aws-lc-rs "
+    "--tests",
     "test " + INTEGRATIONS,
     "test " + INTEGRATIONS + " --bench ohttp",
     "build --example generate-vectors --features hazmat,serde",

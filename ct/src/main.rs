@@ -24,6 +24,7 @@ use typed_hpke::rand_core::{TryCryptoRng, TryRng};
 use typed_hpke::suite::{
     AuthSealingVisitor, AuthVisitor, ReceiverMode, SealingVisitor, SenderMode, Suite, Visitor,
 };
+use typed_hpke::symmetric::TwoStageKdf;
 use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
 
 mod capture;
@@ -62,7 +63,7 @@ fn main() {
     // Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs
     // rotate so that each KDF and each AEAD appears beside several KEMs. Then the key schedule
     // and the contexts over every KDF and AEAD, all modes, on X25519.
-    let items: [fn(Option<u16>); 19] = [
+    let items: [fn(Option<u16>); 22] = [
         |o| auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(o),
         |o| auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(o),
         |o| auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(o),
@@ -82,6 +83,9 @@ fn main() {
         |o| kdf::<Shake256>(o),
         |o| kdf::<TurboShake128>(o),
         |o| kdf::<TurboShake256>(o),
+        |o| symmetric::<HkdfSha256>(o),
+        |o| symmetric::<HkdfSha384>(o),
+        |o| symmetric::<HkdfSha512>(o),
     ];
     for (i, item) in items.iter().enumerate() {
         if half.is_none_or(|h| i % 2 == h) {
@@ -146,6 +150,89 @@ fn kdf<F: Kdf>(only: Option<u16>) {
     messages::<F, Aes256Gcm>();
     messages::<F, ChaCha20Poly1305>();
     schedule::<F, ExportOnly>();
+}
+
+/// `typed_hpke::symmetric` and its runtime twins (`suite::Prk`, `Sealer`, `Opener`) for one
+/// two-stage KDF with every sealing AEAD: `Extract` of a secret, `Expand` into a secret, the
+/// AEAD keyed from the PRK and from secret key bytes, every seal and open path, and a forged
+/// ciphertext; not when `only` names a KEM.
+fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
+    if only.is_some() {
+        return;
+    }
+    fn aead<F: TwoStageKdf, A: SealingAead>() {
+        use typed_hpke::hybrid_array::{Array, typenum::Unsigned};
+        use typed_hpke::symmetric::{Opener, Prk, Sealer};
+        let s = &format!("symmetric kdf {:#06x} aead {:#06x}", F::ID, A::ID);
+        let ikm = secret_array::<32>(40);
+        let salt = b"public salt";
+        let prk = Prk::<F>::extract(salt, &[&ikm, b"more"]);
+        step(s, "typed Extract");
+        let mut okm = [0u8; 100];
+        prk.expand(&[b"info"], &mut okm).expect("expand");
+        step(s, "typed Expand");
+        let mut tx = Sealer::<A>::from_prk(&prk, b"key", b"nonce").expect("sealer");
+        let mut rx = Opener::<A>::from_prk(&prk, b"key", b"nonce").expect("opener");
+        step(s, "typed Sealer / Opener from_prk");
+        let pt = secret_array::<100>(41);
+        let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        step(s, "typed seal");
+        assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
+        step(s, "typed open");
+        let mut out = [0u8; 116];
+        let n = tx.seal_into(AAD, &pt, &mut out).expect("seal_into");
+        let ct = declassified(&out[..n]);
+        step(s, "typed seal_into");
+        let mut back = [0u8; 100];
+        rx.open_into(AAD, &ct, &mut back).expect("open_into");
+        step(s, "typed open_into");
+        assert!(same(&back, &pt));
+        let mut buf = pt;
+        let tag = tx.seal_in_place_detached(AAD, &mut buf).expect("seal in place");
+        let mut buf: [u8; 100] = declassified(&buf).try_into().expect("length");
+        let tag = typed_hpke::aead::Tag::<A>::try_from(&declassified(&tag)[..]).expect("tag");
+        step(s, "typed seal_in_place_detached");
+        rx.open_in_place_detached(AAD, &mut buf, &tag).expect("open in place");
+        step(s, "typed open_in_place_detached");
+        assert!(same(&buf, &pt));
+        let mut forged = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        forged[3] ^= 1;
+        assert!(rx.open(AAD, &forged).is_err());
+        step(s, "typed open of a forged ciphertext");
+
+        // The runtime twins, keyed from the PRK and from secret bytes.
+        let prk = typed_hpke::suite::Prk::extract(F::ID, salt, &[&ikm]).expect("extract");
+        step(s, "runtime Extract");
+        prk.expand(&[b"info"], &mut okm).expect("expand");
+        step(s, "runtime Expand");
+        let mut tx = typed_hpke::suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").expect("sealer");
+        let mut rx = typed_hpke::suite::Opener::from_prk(A::ID, &prk, b"key", b"nonce").expect("opener");
+        step(s, "runtime Sealer / Opener from_prk");
+        let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        step(s, "runtime seal");
+        let mut back = [0u8; 100];
+        rx.open_into(AAD, &ct, &mut back).expect("open_into");
+        step(s, "runtime open_into");
+        assert!(same(&back, &pt));
+        let mut forged = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        forged[3] ^= 1;
+        assert!(rx.open(AAD, &forged).is_err());
+        step(s, "runtime open of a forged ciphertext");
+        let key = secret_array::<32>(42);
+        let nonce = secret_array::<12>(43);
+        let (nk, nn) = (A::Nk::USIZE, A::Nn::USIZE);
+        let mut tx = typed_hpke::suite::Sealer::new(A::ID, &key[..nk], &nonce[..nn]).expect("new");
+        let typed_key = Array::<u8, A::Nk>::try_from(&key[..nk]).expect("key");
+        let typed_nonce = Array::<u8, A::Nn>::try_from(&nonce[..nn]).expect("nonce");
+        let mut rx = Opener::<A>::new(&typed_key, &typed_nonce);
+        step(s, "Sealer::new / Opener::new from secret bytes");
+        let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
+        step(s, "seal and open under caller keys");
+    }
+    aead::<F, Aes128Gcm>();
+    aead::<F, Aes256Gcm>();
+    aead::<F, ChaCha20Poly1305>();
 }
 
 /// A deliberate branch on a secret byte, which memcheck must report (`ct/run` checks that it

@@ -11,6 +11,10 @@
 //!   typed-hpke-ohttp prepares the gateway's key once per configuration (`Client::new`);
 //!   `ohttp` has no reusable client, so each of its requests starts with
 //!   `ClientRequest::from_config` on a decoded configuration it holds (its cheapest path).
+//! - `client_once` / `client_once_unprepared`: a client made from the decoded configuration
+//!   and one request sent, what a client that sends one request per configuration pays: with
+//!   the gateway's key prepared (`Client::new`) and unprepared (`Client::unprepared`). `ohttp`
+//!   does the same work as in `client_request`.
 //! - `gateway`: the gateway decapsulates a request and encapsulates the response (§4.3, §4.4):
 //!   its whole per-request cost. The requests are made before the clock starts.
 //! - `client_response`: the client decapsulates the response (§4.4). The requests and
@@ -80,6 +84,7 @@ const CASES: [Case; 3] = [
 struct Sides {
     gateway: Gateway,
     client: Client,
+    config: typed_hpke_ohttp::KeyConfig,
     peer: Option<(ohttp::KeyConfig, ohttp::Server)>,
 }
 
@@ -88,6 +93,7 @@ fn sides(case: &Case) -> Sides {
     let pair = SymmetricSuite::new(0x0001, 0x0001);
     let key = GatewayKey::derive(1, case.kem, vec![pair], &ikm).unwrap();
     let client = Client::new(key.config()).unwrap();
+    let config = key.config().clone();
     let encoded = key.config().encode();
     let gateway = Gateway::new([key]).unwrap();
     let peer = case.peer.map(|kem| {
@@ -113,6 +119,7 @@ fn sides(case: &Case) -> Sides {
     Sides {
         gateway,
         client,
+        config,
         peer,
     }
 }
@@ -162,6 +169,39 @@ fn client_request(s: &Sides) -> Jobs {
         jobs.push((PEER, timed(move || peer_request(&mut config, &request))));
     }
     jobs
+}
+
+/// A client made from the configuration, prepared or not, and its one request.
+fn client_once_with(s: &Sides, prepared: bool) -> Jobs {
+    let request = body(3);
+    let config = s.config.clone();
+    let pair = SymmetricSuite::HKDF_SHA256_AES_128_GCM;
+    let mut rng = OsRng::default();
+    let r = request.clone();
+    let mut jobs: Jobs = vec![(
+        TYPED,
+        timed(move || {
+            let client = if prepared {
+                Client::with_symmetric(&config, pair)
+            } else {
+                Client::unprepared(&config, pair)
+            };
+            client.unwrap().encapsulate(&mut rng, &r).unwrap()
+        }),
+    )];
+    if let Some((config, _)) = &s.peer {
+        let mut config = config.clone();
+        jobs.push((PEER, timed(move || peer_request(&mut config, &request))));
+    }
+    jobs
+}
+
+fn client_once(s: &Sides) -> Jobs {
+    client_once_with(s, true)
+}
+
+fn client_once_unprepared(s: &Sides) -> Jobs {
+    client_once_with(s, false)
 }
 
 fn gateway(s: &Sides) -> Jobs {
@@ -289,8 +329,10 @@ fn main() {
     );
     println!("| row | typed-hpke-ohttp | {PEER} | ratio (95% CI) | allocations (ours / peer) |");
     println!("|---|---|---|---|---|");
-    let rows: [Row; 3] = [
+    let rows: [Row; 5] = [
         ("client_request", client_request),
+        ("client_once", client_once),
+        ("client_once_unprepared", client_once_unprepared),
         ("gateway", gateway),
         ("client_response", client_response),
     ];
