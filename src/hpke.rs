@@ -17,9 +17,12 @@ use crate::Error;
 use crate::aead::{Aead, SealingAead, Tag};
 use crate::context::{ReceiverContext, SenderContext};
 use crate::kdf::Kdf;
-use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, RecipientKey, SharedSecret};
+use crate::kem::{
+    AuthKem, EncappedKey, ExternalDh, Kem, PrivateKey, PublicKey, RecipientKey, SharedSecret,
+};
 use crate::key_schedule::{Mode, key_schedule};
 use crate::psk::Psk;
+use crate::sealed::AuthKemEngine as _;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -298,6 +301,49 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
             info,
             None,
         )
+    }
+
+    /// `SetupR` in the mode the arguments give (Base, PSK with `psk`, Auth with `pk_s`,
+    /// AuthPSK with both; RFC 9180 §5.1.1-§5.1.4) with the receiver's private key held outside
+    /// the process: `sk_r` computes `DH(skR, pkE)` (and `DH(skR, pkS)`), typed-hpke does the
+    /// rest. The context is the one [`Hpke::setup_receiver_base`] and its siblings give for the
+    /// same key.
+    ///
+    /// # Errors
+    /// [`Error::Decap`] if `enc` is not a valid public key, the holder fails, or its output is
+    /// all zeros (§7.1.4).
+    pub fn setup_receiver_external(
+        enc: &EncappedKey<K>,
+        sk_r: &dyn ExternalDh<K>,
+        info: &[u8],
+        psk: Option<&Psk<'_>>,
+        pk_s: Option<&PublicKey<K>>,
+    ) -> Result<ReceiverContext<K, F, A>, Error> {
+        let shared_secret = K::AuthEngine::decap_external(enc, sk_r, pk_s)?;
+        Self::receiver(Mode::of(psk, pk_s), shared_secret, info, psk)
+    }
+
+    /// `SetupAuthS` (without `psk`) or `SetupAuthPSKS` (with it) (RFC 9180 §5.1.3, §5.1.4)
+    /// with the sender's static private key held outside the process: `sk_s` computes
+    /// `DH(skS, pkR)`; the ephemeral key is made here, as in [`Hpke::setup_sender_auth`].
+    ///
+    /// # Errors
+    /// [`Error::Encap`] if the holder fails or a Diffie-Hellman output is all zeros.
+    pub fn setup_sender_auth_external<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &(impl RecipientKey<K> + ?Sized),
+        info: &[u8],
+        psk: Option<&Psk<'_>>,
+        sk_s: &dyn ExternalDh<K>,
+    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
+        let encapped =
+            K::AuthEngine::auth_encap_external(rng, pk_r.public_key(), pk_r.precomputed(), sk_s)?;
+        let mode = if psk.is_some() {
+            Mode::AuthPsk
+        } else {
+            Mode::Auth
+        };
+        Self::sender(mode, encapped, info, psk)
     }
 
     /// `SetupAuthR(enc, skR, info, pkS)` (RFC 9180 §5.1.3).

@@ -74,6 +74,20 @@ pub trait AuthKemEngine<K: AuthKem> {
         prepared: Option<&K::Prepared>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
+    /// `Decap(enc, skR)`, or `AuthDecap(enc, skR, pkS)` when `pk_s` is given, with `skR`
+    /// outside the process.
+    fn decap_external(
+        enc: &EncappedKey<K>,
+        sk_r: &dyn crate::kem::ExternalDh<K>,
+        pk_s: Option<&PublicKey<K>>,
+    ) -> Result<SharedSecret<K>, Error>;
+    /// `AuthEncap(pkR, skS)` with `skS` outside the process, through `prepared` when given.
+    fn auth_encap_external<R: rand_core::CryptoRng + ?Sized>(
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+        sk_s: &dyn crate::kem::ExternalDh<K>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`. Called only by
     /// `hazmat`.
     #[cfg_attr(not(feature = "hazmat"), allow(dead_code))]

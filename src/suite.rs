@@ -363,6 +363,22 @@ impl<'a> ReceiverMode<'a> {
     }
 }
 
+/// A DH-KEM private key held outside the process, for the runtime API: the counterpart of
+/// [`crate::kem::ExternalDh`], with the KEM given by its public key's. Used by
+/// [`Suite::setup_receiver_external`] and [`Suite::setup_sender_auth_external`].
+pub trait ExternalPrivateKey {
+    /// The key's public key (`pkRm`, or `pkSm`), as its holder publishes it; its KEM must be
+    /// the suite's.
+    fn public_key(&self) -> &PublicKey;
+
+    /// `DH(sk, peer)` into `out` (`Ndh` bytes), as [`crate::kem::ExternalDh::dh`] says; `peer`
+    /// is a serialized, validated public key of the KEM.
+    ///
+    /// # Errors
+    /// Whatever the holder reports; it becomes [`Error::Decap`] or [`Error::Encap`].
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error>;
+}
+
 /// A KEM chosen at run time by its `kem_id` alone, for code that handles keys before (or
 /// without) a whole suite: a gateway loading its key, a key configuration parsed before its
 /// symmetric pairs are known. [`Suite::kem`] gives a suite's.
@@ -612,6 +628,79 @@ impl Suite {
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Decap)?;
         Ok(ReceiverContext(state))
+    }
+
+    /// `SetupR` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode` with the receiver's private key
+    /// held outside the process (a KMS, an HSM, a secure enclave): `sk_r` computes the
+    /// Diffie-Hellman values, typed-hpke the rest, as
+    /// [`Hpke::setup_receiver_external`](crate::Hpke::setup_receiver_external) does. DH-KEMs
+    /// only: the post-quantum KEMs have no Diffie-Hellman to hand out.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for a KEM that is not a DH-KEM;
+    /// [`Error::InvalidPrivateKey`] if `sk_r`'s public key is another KEM's;
+    /// [`Error::InvalidPublicKey`] for such a `pkS`; [`Error::InvalidEncappedKey`] for an
+    /// `enc` of the wrong length; [`Error::Decap`] as the typed function gives it.
+    pub fn setup_receiver_external(
+        &self,
+        enc: &[u8],
+        sk_r: &dyn ExternalPrivateKey,
+        info: &[u8],
+        mode: ReceiverMode<'_>,
+    ) -> Result<ReceiverContext, Error> {
+        let (psk, pk_s) = mode.parts();
+        let mut state = None;
+        {
+            let then = &mut |shared_secret: &[u8]| {
+                state = Some(self.schedule(Mode::of(psk, pk_s), shared_secret, info, psk)?);
+                Ok(())
+            };
+            let step = steps::DecapExternal {
+                enc,
+                sk_r,
+                pk_s,
+                then,
+            };
+            steps::by_auth_kem(self.kem, step)??;
+        }
+        let state = state.ok_or(Error::Decap)?;
+        Ok(ReceiverContext(state))
+    }
+
+    /// `SetupAuthS` / `SetupAuthPSKS` (RFC 9180 §5.1.3, §5.1.4; AuthPSK when `psk` is given)
+    /// with the sender's static private key held outside the process, as
+    /// [`Hpke::setup_sender_auth_external`](crate::Hpke::setup_sender_auth_external) does.
+    ///
+    /// # Errors
+    /// As [`Suite::setup_receiver_external`] for the KEM and the keys; [`Error::Encap`] if the
+    /// holder fails or a Diffie-Hellman output is all zeros.
+    pub fn setup_sender_auth_external<R: CryptoRng + ?Sized, P: PublicKeyInput + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &P,
+        info: &[u8],
+        psk: Option<&Psk<'_>>,
+        sk_s: &dyn ExternalPrivateKey,
+    ) -> Result<(EncappedKey, SenderContext), Error> {
+        let mode = if psk.is_some() {
+            Mode::AuthPsk
+        } else {
+            Mode::Auth
+        };
+        let mut state = None;
+        let enc = {
+            let then = &mut |shared_secret: &[u8]| {
+                state = Some(self.schedule(mode, shared_secret, info, psk)?);
+                Ok(())
+            };
+            let pk_r = pk_r.public_key_arg();
+            with_rng!(Rng::of(&mut &mut *rng), rng => {
+                let step = steps::AuthEncapExternal { rng, pk_r, sk_s, then };
+                steps::by_auth_kem(self.kem, step)??
+            })
+        };
+        let state = state.ok_or(Error::Encap)?;
+        Ok((enc, SenderContext(state)))
     }
 
     /// The key schedule (RFC 9180 §5.1) on a KEM step's shared secret: the context's state.

@@ -726,3 +726,294 @@ fn wrong_kem_and_garbage_keys_are_errors() {
         assert_eq!(&buf, b"message");
     }
 }
+
+/// Keys held outside the process (`kem::ExternalDh`, `suite::ExternalPrivateKey`): a holder
+/// that computes `DH(sk, peer)` with the reference crates (x25519-dalek, x448, RustCrypto's
+/// curve arithmetic) from a key typed-hpke never sees, for every DH-KEM in every mode, typed
+/// and runtime, receiver and authenticated sender. Each context must be the one the in-process
+/// key gives (same exports, each side opening the other's messages); a holder that fails or
+/// answers all zeros, a wrong public key, and a KEM without Diffie-Hellman are errors.
+mod external_dh {
+    use super::*;
+    use std::cell::Cell;
+    use typed_hpke::kem::{AuthKem, DhKemP256HkdfSha256 as P256, ExternalDh};
+    use typed_hpke::suite::ExternalPrivateKey;
+
+    /// What the holder does when asked.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Behaviour {
+        Honest,
+        Fails,
+        Zeros,
+    }
+
+    /// The key's holder: its scalar as the reference crates take it, and how often it was asked.
+    struct Holder {
+        kem_id: u16,
+        secret: Vec<u8>,
+        public: suite::PublicKey,
+        behaviour: Behaviour,
+        asked: Cell<usize>,
+    }
+
+    macro_rules! weierstrass {
+        ($c:ident, $sk:expr, $peer:expr, $out:expr) => {{
+            use elliptic_curve::point::AffineCoordinates as _;
+            use elliptic_curve::sec1::FromSec1Point as _;
+            let sk = $c::NonZeroScalar::try_from($sk).unwrap();
+            let peer = $c::AffinePoint::from_sec1_bytes($peer).unwrap();
+            let shared = ($c::ProjectivePoint::from(peer) * *sk).to_affine();
+            $out.copy_from_slice(&shared.x());
+        }};
+    }
+
+    impl Holder {
+        fn new(sk: &suite::PrivateKey, behaviour: Behaviour) -> Self {
+            Self {
+                kem_id: sk.kem_id(),
+                secret: sk.to_bytes().to_vec(),
+                public: sk.public_key(),
+                behaviour,
+                asked: Cell::new(0),
+            }
+        }
+
+        fn compute(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+            self.asked.set(self.asked.get() + 1);
+            match self.behaviour {
+                Behaviour::Fails => return Err(Error::Decap),
+                Behaviour::Zeros => {
+                    out.fill(0);
+                    return Ok(());
+                }
+                Behaviour::Honest => {}
+            }
+            let sk = &self.secret[..];
+            match self.kem_id {
+                0x0020 => {
+                    let sk = x25519_dalek::StaticSecret::from(<[u8; 32]>::try_from(sk).unwrap());
+                    let pk = x25519_dalek::PublicKey::from(<[u8; 32]>::try_from(peer).unwrap());
+                    out.copy_from_slice(sk.diffie_hellman(&pk).as_bytes());
+                }
+                0x0021 => {
+                    let sk = <[u8; 56]>::try_from(sk).unwrap();
+                    let pk = <[u8; 56]>::try_from(peer).unwrap();
+                    out.copy_from_slice(&x448::x448_unchecked(sk, pk));
+                }
+                0x0010 => weierstrass!(p256, sk, peer, out),
+                0x0011 => weierstrass!(p384, sk, peer, out),
+                0x0012 => weierstrass!(p521, sk, peer, out),
+                0x0016 => weierstrass!(k256, sk, peer, out),
+                other => panic!("no DH for {other:#x}"),
+            }
+            Ok(())
+        }
+    }
+
+    impl ExternalPrivateKey for Holder {
+        fn public_key(&self) -> &suite::PublicKey {
+            &self.public
+        }
+        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+            self.compute(peer, out)
+        }
+    }
+
+    /// The typed view of a holder.
+    struct Typed<'a, K: Kem>(&'a Holder, PublicKey<K>);
+
+    impl<K: AuthKem> ExternalDh<K> for Typed<'_, K> {
+        fn public_key(&self) -> &PublicKey<K> {
+            &self.1
+        }
+        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+            self.0.compute(peer, out)
+        }
+    }
+
+    /// Every mode of one DH-KEM suite, typed and runtime.
+    fn suite<K: AuthKem>() {
+        type F = HkdfSha256;
+        type A = ChaCha20Poly1305;
+        type S<K> = typed_hpke::Hpke<K, F, A>;
+        let runtime = Suite::new(K::ID, F::ID, 0x0003).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(u64::from(K::ID));
+        let (sk_r, pk_r) = K::derive_key_pair(b"external receiver").unwrap();
+        let (sk_s, pk_s) = K::derive_key_pair(b"external sender").unwrap();
+        let rt_sk_r = suite::PrivateKey::from(sk_r.clone());
+        let rt_sk_s = suite::PrivateKey::from(sk_s.clone());
+        let holder_r = Holder::new(&rt_sk_r, Behaviour::Honest);
+        let holder_s = Holder::new(&rt_sk_s, Behaviour::Honest);
+        let typed_r = Typed::<K>(&holder_r, pk_r.clone());
+        let typed_s = Typed::<K>(&holder_s, pk_s.clone());
+        let psk_bytes = [7u8; 32];
+        let psk = Psk::new(&psk_bytes, b"psk id").unwrap();
+        let name = format!("kem {:#06x}", K::ID);
+
+        for (psk, auth) in [
+            (None, false),
+            (Some(&psk), false),
+            (None, true),
+            (Some(&psk), true),
+        ] {
+            let what = format!("{name} psk {} auth {auth}", psk.is_some());
+            let pk_s_opt = auth.then_some(&pk_s);
+            // In-process sender, external receiver, typed and runtime.
+            let (enc, mut tx) = match (psk, auth) {
+                (None, false) => S::<K>::setup_sender_base(&mut rng, &pk_r, b"info").unwrap(),
+                (Some(p), false) => S::<K>::setup_sender_psk(&mut rng, &pk_r, b"info", p).unwrap(),
+                (None, true) => S::<K>::setup_sender_auth(&mut rng, &pk_r, b"info", &sk_s).unwrap(),
+                (Some(p), true) => {
+                    S::<K>::setup_sender_auth_psk(&mut rng, &pk_r, b"info", p, &sk_s).unwrap()
+                }
+            };
+            let mut rx =
+                S::<K>::setup_receiver_external(&enc, &typed_r, b"info", psk, pk_s_opt).unwrap();
+            let rt_pk_s = suite::PublicKey::from(pk_s.clone());
+            let mode = match (psk, auth) {
+                (None, false) => ReceiverMode::Base,
+                (Some(p), false) => ReceiverMode::Psk(p),
+                (None, true) => ReceiverMode::Auth(&rt_pk_s),
+                (Some(p), true) => ReceiverMode::AuthPsk(p, &rt_pk_s),
+            };
+            let mut rt_rx = runtime
+                .setup_receiver_external(enc.as_bytes(), &holder_r, b"info", mode)
+                .unwrap();
+            let (mut a, mut b, mut c) = ([0u8; 32], [0u8; 32], [0u8; 32]);
+            tx.export(b"x", &mut a).unwrap();
+            rx.export(b"x", &mut b).unwrap();
+            rt_rx.export(b"x", &mut c).unwrap();
+            assert_eq!((a, a), (b, c), "{what}: exports");
+            let ct = tx.seal(b"aad", b"to the holder").unwrap();
+            assert_eq!(rx.open(b"aad", &ct).unwrap(), b"to the holder", "{what}");
+            assert_eq!(
+                rt_rx.open(b"aad", &ct).unwrap(),
+                b"to the holder",
+                "{what}: runtime"
+            );
+
+            // External static sender key (auth modes), in-process receiver.
+            if auth {
+                let (enc, mut tx) =
+                    S::<K>::setup_sender_auth_external(&mut rng, &pk_r, b"info", psk, &typed_s)
+                        .unwrap();
+                let mut rx = match psk {
+                    None => S::<K>::setup_receiver_auth(&enc, &sk_r, b"info", &pk_s),
+                    Some(p) => S::<K>::setup_receiver_auth_psk(&enc, &sk_r, b"info", p, &pk_s),
+                }
+                .unwrap();
+                let ct = tx.seal(b"", b"from the holder").unwrap();
+                assert_eq!(
+                    rx.open(b"", &ct).unwrap(),
+                    b"from the holder",
+                    "{what}: sender"
+                );
+                let (enc, mut tx) = runtime
+                    .setup_sender_auth_external(
+                        &mut rng,
+                        &suite::PublicKey::from(pk_r.clone()),
+                        b"info",
+                        psk,
+                        &holder_s,
+                    )
+                    .unwrap();
+                let enc = EncappedKey::<K>::from_bytes(enc.as_bytes()).unwrap();
+                let mut rx = match psk {
+                    None => S::<K>::setup_receiver_auth(&enc, &sk_r, b"info", &pk_s),
+                    Some(p) => S::<K>::setup_receiver_auth_psk(&enc, &sk_r, b"info", p, &pk_s),
+                }
+                .unwrap();
+                let ct = tx.seal(b"", b"runtime sender").unwrap();
+                assert_eq!(
+                    rx.open(b"", &ct).unwrap(),
+                    b"runtime sender",
+                    "{what}: runtime sender"
+                );
+            }
+        }
+        assert!(
+            holder_r.asked.get() >= 12 && holder_s.asked.get() >= 4,
+            "{name}: the holder was asked"
+        );
+
+        // A holder that fails, or answers all zeros: Decap on the receiver's side, Encap on
+        // the sender's, typed and runtime.
+        let (enc, _) = S::<K>::setup_sender_base(&mut rng, &pk_r, b"info").unwrap();
+        for behaviour in [Behaviour::Fails, Behaviour::Zeros] {
+            let holder = Holder::new(&rt_sk_r, behaviour);
+            let typed = Typed::<K>(&holder, pk_r.clone());
+            let err =
+                S::<K>::setup_receiver_external(&enc, &typed, b"info", None, None).unwrap_err();
+            assert_eq!(err, Error::Decap, "{name}");
+            let err = runtime
+                .setup_receiver_external(enc.as_bytes(), &holder, b"info", ReceiverMode::Base)
+                .unwrap_err();
+            assert_eq!(err, Error::Decap, "{name}");
+            let err = S::<K>::setup_sender_auth_external(&mut rng, &pk_r, b"info", None, &typed)
+                .unwrap_err();
+            assert_eq!(err, Error::Encap, "{name}");
+        }
+        // An `enc` that is not a public key of the KEM is refused before the holder is asked.
+        let holder = Holder::new(&rt_sk_r, Behaviour::Honest);
+        let bad = vec![0xffu8; enc.as_bytes().len()];
+        if let Ok(bad) = EncappedKey::<K>::from_bytes(&bad) {
+            let typed = Typed::<K>(&holder, pk_r.clone());
+            if PublicKey::<K>::from_bytes(bad.as_bytes()).is_err() {
+                assert_eq!(
+                    S::<K>::setup_receiver_external(&bad, &typed, b"info", None, None).unwrap_err(),
+                    Error::Decap
+                );
+                assert_eq!(
+                    holder.asked.get(),
+                    0,
+                    "{name}: asked about an invalid point"
+                );
+            }
+        }
+        // The holder's public key enters the KEM context: a wrong one opens nothing.
+        let typed = Typed::<K>(&holder, pk_s.clone());
+        let (enc, mut tx) = S::<K>::setup_sender_base(&mut rng, &pk_r, b"info").unwrap();
+        let mut rx = S::<K>::setup_receiver_external(&enc, &typed, b"info", None, None).unwrap();
+        let ct = tx.seal(b"", b"x").unwrap();
+        assert_eq!(rx.open(b"", &ct).unwrap_err(), Error::Open, "{name}");
+    }
+
+    #[test]
+    fn every_dh_kem_in_every_mode() {
+        suite::<DhKemX25519HkdfSha256>();
+        suite::<DhKemX448HkdfSha512>();
+        suite::<P256>();
+        suite::<DhKemP384HkdfSha384>();
+        suite::<DhKemP521HkdfSha512>();
+        suite::<DhKemSecp256k1HkdfSha256>();
+    }
+
+    #[test]
+    fn runtime_refusals() {
+        let (sk, _) = P256::derive_key_pair(b"p256").unwrap();
+        let holder = Holder::new(&suite::PrivateKey::from(sk), Behaviour::Honest);
+        // A holder of another KEM's key, and a KEM without Diffie-Hellman.
+        let x25519 = Suite::new(DhKemX25519HkdfSha256::ID, 1, 1).unwrap();
+        let enc = [9u8; 32];
+        assert_eq!(
+            x25519
+                .setup_receiver_external(&enc, &holder, b"", ReceiverMode::Base)
+                .unwrap_err(),
+            Error::InvalidPrivateKey
+        );
+        let mlkem = Suite::new(MlKem768::ID, 1, 1).unwrap();
+        assert_eq!(
+            mlkem
+                .setup_receiver_external(&[0u8; 1088], &holder, b"", ReceiverMode::Base)
+                .unwrap_err(),
+            Error::UnsupportedOperation
+        );
+        let p256 = Suite::new(P256::ID, 1, 1).unwrap();
+        assert_eq!(
+            p256.setup_receiver_external(&[4u8; 64], &holder, b"", ReceiverMode::Base)
+                .unwrap_err(),
+            Error::InvalidEncappedKey
+        );
+        assert_eq!(holder.asked.get(), 0);
+    }
+}

@@ -38,6 +38,7 @@ INVOCATIONS = [
     "build --example generate-vectors --features hazmat,serde",
     "build --example ech",
     "build --example mls_welcome",
+    "build --example kms",
 ]
 
 # Features `measure` must not get from another invocation, because they change what it

@@ -188,11 +188,14 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
         step(s, "typed open_into");
         assert!(same(&back, &pt));
         let mut buf = pt;
-        let tag = tx.seal_in_place_detached(AAD, &mut buf).expect("seal in place");
+        let tag = tx
+            .seal_in_place_detached(AAD, &mut buf)
+            .expect("seal in place");
         let mut buf: [u8; 100] = declassified(&buf).try_into().expect("length");
         let tag = typed_hpke::aead::Tag::<A>::try_from(&declassified(&tag)[..]).expect("tag");
         step(s, "typed seal_in_place_detached");
-        rx.open_in_place_detached(AAD, &mut buf, &tag).expect("open in place");
+        rx.open_in_place_detached(AAD, &mut buf, &tag)
+            .expect("open in place");
         step(s, "typed open_in_place_detached");
         assert!(same(&buf, &pt));
         let mut forged = declassified(&tx.seal(AAD, &pt).expect("seal"));
@@ -205,8 +208,10 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
         step(s, "runtime Extract");
         prk.expand(&[b"info"], &mut okm).expect("expand");
         step(s, "runtime Expand");
-        let mut tx = typed_hpke::suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").expect("sealer");
-        let mut rx = typed_hpke::suite::Opener::from_prk(A::ID, &prk, b"key", b"nonce").expect("opener");
+        let mut tx =
+            typed_hpke::suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").expect("sealer");
+        let mut rx =
+            typed_hpke::suite::Opener::from_prk(A::ID, &prk, b"key", b"nonce").expect("opener");
         step(s, "runtime Sealer / Opener from_prk");
         let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
         step(s, "runtime seal");

@@ -241,6 +241,78 @@ impl AuthKemStep for Decap<'_> {
     }
 }
 
+/// A runtime external key seen as the typed `ExternalDh<K>` its public key's KEM gives.
+struct External<'a, K: Kem> {
+    key: &'a dyn super::ExternalPrivateKey,
+    pk: &'a typed::PublicKey<K>,
+}
+
+impl<K: AuthKem> crate::kem::ExternalDh<K> for External<'_, K> {
+    fn public_key(&self) -> &typed::PublicKey<K> {
+        self.pk
+    }
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.key.dh(peer, out)
+    }
+}
+
+/// `key` as the typed external key of `K`; [`Error::InvalidPrivateKey`] if its public key is
+/// another KEM's.
+fn external<K: AuthKem>(key: &dyn super::ExternalPrivateKey) -> Result<External<'_, K>, Error> {
+    let pk = key
+        .public_key()
+        .as_typed::<K>()
+        .ok_or(Error::InvalidPrivateKey)?;
+    Ok(External { key, pk })
+}
+
+/// `Decap` / `AuthDecap` with the receiver's key held outside the process, then `then`.
+pub(super) struct DecapExternal<'a> {
+    pub enc: &'a [u8],
+    pub sk_r: &'a dyn super::ExternalPrivateKey,
+    pub pk_s: Option<&'a PublicKey>,
+    pub then: Then<'a>,
+}
+
+impl AuthKemStep for DecapExternal<'_> {
+    type Output = Result<(), Error>;
+    fn run<K: AuthKem>(self) -> Self::Output {
+        use crate::sealed::AuthKemEngine as _;
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
+        let sk_r = external::<K>(self.sk_r)?;
+        let pk_s = match self.pk_s {
+            Some(pk) => Some(resolve_pk::<K>(KeyArg::Parsed(pk))?),
+            None => None,
+        };
+        let shared_secret = K::AuthEngine::decap_external(&enc, &sk_r, pk_s.as_deref())?;
+        (self.then)(shared_secret.as_bytes())
+    }
+}
+
+/// `AuthEncap` with the sender's static key held outside the process, then `then`; returns
+/// `enc`.
+pub(super) struct AuthEncapExternal<'a, R: ?Sized> {
+    pub rng: &'a mut R,
+    pub pk_r: KeyArg<'a, PublicKey>,
+    pub sk_s: &'a dyn super::ExternalPrivateKey,
+    pub then: Then<'a>,
+}
+
+impl<R: CryptoRng + ?Sized> AuthKemStep for AuthEncapExternal<'_, R> {
+    type Output = Result<EncappedKey, Error>;
+    fn run<K: AuthKem>(self) -> Self::Output {
+        use crate::kem::RecipientKey as _;
+        use crate::sealed::AuthKemEngine as _;
+        let pk = resolve_pk::<K>(self.pk_r)?;
+        let sk_s = external::<K>(self.sk_s)?;
+        let to = recipient(&pk, self.pk_r);
+        let (shared_secret, enc) =
+            K::AuthEngine::auth_encap_external(self.rng, to.public_key(), to.precomputed(), &sk_s)?;
+        (self.then)(shared_secret.as_bytes())?;
+        EncappedKey::from_typed(&enc)
+    }
+}
+
 /// `KeySchedule<ROLE>(mode, shared_secret, info, psk, psk_id)` (§5.1) under the suite's
 /// `suite_id`, and the context's state from it.
 pub(super) struct Schedule<'a> {
