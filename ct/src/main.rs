@@ -63,7 +63,7 @@ fn main() {
     // Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs
     // rotate so that each KDF and each AEAD appears beside several KEMs. Then the key schedule
     // and the contexts over every KDF and AEAD, all modes, on X25519.
-    let items: [fn(Option<u16>); 22] = [
+    let items: [fn(Option<u16>); 23] = [
         |o| auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(o),
         |o| auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(o),
         |o| auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(o),
@@ -86,6 +86,7 @@ fn main() {
         |o| symmetric::<HkdfSha256>(o),
         |o| symmetric::<HkdfSha384>(o),
         |o| symmetric::<HkdfSha512>(o),
+        |o| external(o),
     ];
     for (i, item) in items.iter().enumerate() {
         if half.is_none_or(|h| i % 2 == h) {
@@ -238,6 +239,112 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
     aead::<F, Aes128Gcm>();
     aead::<F, Aes256Gcm>();
     aead::<F, ChaCha20Poly1305>();
+}
+
+/// A key held outside the process (`kem::ExternalDh`, `suite::ExternalPrivateKey`) on X25519:
+/// the holder's scalar and every DH output it returns are secret; receiver setups in every
+/// mode, typed and runtime, and the authenticated sender with the external static key; not
+/// when `only` names another KEM.
+fn external(only: Option<u16>) {
+    use typed_hpke::kem::ExternalDh;
+    use typed_hpke::suite::ExternalPrivateKey;
+    type X = DhKemX25519HkdfSha256;
+    type S = Hpke<X, HkdfSha256, ChaCha20Poly1305>;
+    if only.is_some_and(|id| id != X::ID) {
+        return;
+    }
+    /// The holder: an x25519-dalek scalar from secret bytes.
+    struct Holder {
+        sk: x25519_dalek::StaticSecret,
+        public: PublicKey<X>,
+        runtime: typed_hpke::suite::PublicKey,
+    }
+    impl Holder {
+        fn compute(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+            let peer = <[u8; 32]>::try_from(peer).map_err(|_| typed_hpke::Error::Decap)?;
+            out.copy_from_slice(self.sk.diffie_hellman(&peer.into()).as_bytes());
+            Ok(())
+        }
+    }
+    impl ExternalDh<X> for Holder {
+        fn public_key(&self) -> &PublicKey<X> {
+            &self.public
+        }
+        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+            self.compute(peer, out)
+        }
+    }
+    impl ExternalPrivateKey for Holder {
+        fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+            &self.runtime
+        }
+        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+            self.compute(peer, out)
+        }
+    }
+    let s = "external X25519";
+    let holder = |tag: u8| {
+        let sk = x25519_dalek::StaticSecret::from(secret_array::<32>(tag));
+        let public = declassified(x25519_dalek::PublicKey::from(&sk).as_bytes());
+        let public = PublicKey::<X>::from_bytes(&public).expect("public key");
+        let runtime = typed_hpke::suite::PublicKey::from(public.clone());
+        Holder {
+            sk,
+            public,
+            runtime,
+        }
+    };
+    let (r, sender) = (holder(50), holder(51));
+    let (sk_s, pk_s) = recipient::<X>(52);
+    let psk_bytes = secret_array::<32>(53);
+    let psk = Psk::new(&psk_bytes, b"ct psk id").expect("psk");
+    let mut rng = MarkedRng(54);
+    let pt = secret_array::<40>(55);
+    for (mode, psk, auth) in [
+        ("base", None, false),
+        ("psk", Some(&psk), false),
+        ("auth", None, true),
+        ("auth_psk", Some(&psk), true),
+    ] {
+        let (enc, mut tx) = match (psk, auth) {
+            (None, false) => S::setup_sender_base(&mut rng, &r.public, INFO),
+            (Some(p), false) => S::setup_sender_psk(&mut rng, &r.public, INFO, p),
+            (None, true) => S::setup_sender_auth(&mut rng, &r.public, INFO, &sk_s),
+            (Some(p), true) => S::setup_sender_auth_psk(&mut rng, &r.public, INFO, p, &sk_s),
+        }
+        .expect("setup");
+        let enc = peer_enc(&enc);
+        let pk_s_arg = auth.then_some(&pk_s);
+        let mut rx = S::setup_receiver_external(&enc, &r, INFO, psk, pk_s_arg).expect("setup");
+        step(s, &format!("{mode}: typed setup_receiver_external"));
+        let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+        assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
+        step(s, &format!("{mode}: open"));
+        let suite = Suite::of::<X, HkdfSha256, ChaCha20Poly1305>();
+        let rt_pk_s = typed_hpke::suite::PublicKey::from(pk_s.clone());
+        let rt_mode = match (psk, auth) {
+            (None, false) => ReceiverMode::Base,
+            (Some(p), false) => ReceiverMode::Psk(p),
+            (None, true) => ReceiverMode::Auth(&rt_pk_s),
+            (Some(p), true) => ReceiverMode::AuthPsk(p, &rt_pk_s),
+        };
+        let mut rt = suite
+            .setup_receiver_external(enc.as_bytes(), &r, INFO, rt_mode)
+            .expect("setup");
+        step(s, &format!("{mode}: runtime setup_receiver_external"));
+        assert!(same(&rt.open(AAD, &ct).expect("open"), &pt));
+        if auth {
+            let (enc, mut tx) =
+                S::setup_sender_auth_external(&mut rng, &pk_s, INFO, psk, &sender).expect("setup");
+            step(s, &format!("{mode}: typed setup_sender_auth_external"));
+            let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+            let (_, mut tx2) = suite
+                .setup_sender_auth_external(&mut rng, &rt_pk_s, INFO, psk, &sender)
+                .expect("setup");
+            step(s, &format!("{mode}: runtime setup_sender_auth_external"));
+            drop((enc, ct, tx2.seal(AAD, &pt).expect("seal")));
+        }
+    }
 }
 
 /// A deliberate branch on a secret byte, which memcheck must report (`ct/run` checks that it
