@@ -42,6 +42,16 @@ pub fn auth_encap_deterministic<K: AuthKem>(
     crate::kem::auth_encap_deterministic_to(ikm_e, pk_r, sk_s)
 }
 
+/// Makes every ML-KEM key made from now on (generated, derived, parsed; the hybrids' ML-KEM
+/// halves too) use libcrux's portable code instead of the SIMD code the CPU would select, or,
+/// with `false`, returns to the CPU's choice. For tests that must reach the portable path on a
+/// machine with AVX2 or NEON: the `ct/` harness runs it under valgrind. Outputs are the same
+/// either way. Process-wide; keys made before keep their implementation.
+#[cfg(feature = "pq")]
+pub fn force_portable_ml_kem(on: bool) {
+    crate::kem::libcrux_force_portable(on);
+}
+
 /// The values of one key schedule run (RFC 9180 §5.1), as the vector files print them.
 ///
 /// `Debug` prints lengths only: these are a context's secrets.

@@ -64,6 +64,12 @@ pub use self::x448::{DhKemX448HkdfSha512, X448};
 #[cfg(feature = "x25519")]
 pub use self::x25519::{DhKemX25519HkdfSha256, X25519};
 
+/// [`crate::hazmat::force_portable_ml_kem`].
+#[cfg(all(feature = "hazmat", feature = "pq"))]
+pub(crate) fn libcrux_force_portable(on: bool) {
+    libcrux::FORCE_PORTABLE.store(on, core::sync::atomic::Ordering::Relaxed);
+}
+
 /// A key encapsulation mechanism (RFC 9180 §4).
 ///
 /// This trait is sealed: the KEMs are the ones this crate defines.

@@ -32,9 +32,20 @@ pub(crate) enum Implementation {
     Neon,
 }
 
+/// Set by [`crate::hazmat::force_portable_ml_kem`]: keys made while it is set use libcrux's
+/// portable code, so that a test (the `ct/` harness under valgrind) can reach it on a CPU that
+/// would pick SIMD. Not in a build without `hazmat`.
+#[cfg(feature = "hazmat")]
+pub(crate) static FORCE_PORTABLE: core::sync::atomic::AtomicBool =
+    core::sync::atomic::AtomicBool::new(false);
+
 impl Implementation {
     /// The fastest implementation the running CPU supports.
     pub(crate) fn detect() -> Self {
+        #[cfg(feature = "hazmat")]
+        if FORCE_PORTABLE.load(core::sync::atomic::Ordering::Relaxed) {
+            return Implementation::Portable;
+        }
         #[cfg(target_arch = "x86_64")]
         if libcrux_platform::simd256_support() {
             return Implementation::Avx2;
