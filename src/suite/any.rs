@@ -23,6 +23,14 @@ pub(super) fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
     slot.downcast_mut::<Option<T>>().and_then(Option::take)
 }
 
+/// `N` zero bytes: the filling of a runtime enum's smaller variants (`AnyAead`).
+#[derive(Clone, Copy)]
+pub(crate) struct Fill<const N: usize>([u8; N]);
+
+impl<const N: usize> Fill<N> {
+    pub(crate) const ZERO: Self = Self([0; N]);
+}
+
 /// The conversions between a runtime key enum (`AnySk`, `AnyPk`) and the typed keys it holds
 /// (`typed::PrivateKey<K>`, `typed::PublicKey<K>`), here because the primitives do not know the
 /// runtime enums: the variant is chosen by the KEM's id and the key moved into it only if its
@@ -63,11 +71,35 @@ macro_rules! any_types {
     ) => {
         any_keys!($($(#[$dcfg])* $dv: $dk,)* $($(#[$ocfg])* $ov: $ok,)*);
 
-        /// A context's AEAD state, whichever the AEAD.
+        /// The largest AEAD state: every variant of [`AnyAead`] is filled to it.
+        const AEAD_STATE_MAX: usize = {
+            #[allow(unused_mut, reason = "no sealing AEAD in the build")]
+            let mut max = core::mem::size_of::<AeadState<ExportOnly>>();
+            $($(#[$scfg])* {
+                let size = core::mem::size_of::<AeadState<$sa>>();
+                if size > max {
+                    max = size;
+                }
+            })*
+            max
+        };
+
+        /// A context's AEAD state, whichever the AEAD. Each variant carries zeros after its
+        /// state up to the largest state's size (`Fill`): an enum's bytes past a smaller
+        /// variant are otherwise left as they were where the value was built, and a copy of
+        /// the key or nonce there (a temporary's, a moved-from value's) would go wherever the
+        /// context goes, boxed or copied, and no `Drop` would reach it.
         #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
+        #[allow(dead_code, reason = "the fill is written, never read")]
         pub(crate) enum AnyAead {
-            $($(#[$scfg])* $sv(AeadState<$sa>),)*
-            ExportOnly(AeadState<ExportOnly>),
+            $($(#[$scfg])* $sv(
+                AeadState<$sa>,
+                Fill<{ AEAD_STATE_MAX - core::mem::size_of::<AeadState<$sa>>() }>,
+            ),)*
+            ExportOnly(
+                AeadState<ExportOnly>,
+                Fill<{ AEAD_STATE_MAX - core::mem::size_of::<AeadState<ExportOnly>>() }>,
+            ),
         }
 
         impl AnyAead {
@@ -75,8 +107,10 @@ macro_rules! any_types {
             pub(super) fn from_typed<A: Aead>(state: AeadState<A>) -> Self {
                 let slot = &mut Some(state);
                 let any = match A::ID {
-                    $($(#[$scfg])* <$sa as Aead>::ID => take_as(slot).map(Self::$sv),)*
-                    ExportOnly::ID => take_as(slot).map(Self::ExportOnly),
+                    $($(#[$scfg])* <$sa as Aead>::ID => {
+                        take_as(slot).map(|s| Self::$sv(s, Fill::ZERO))
+                    })*
+                    ExportOnly::ID => take_as(slot).map(|s| Self::ExportOnly(s, Fill::ZERO)),
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every AEAD has a variant of its own type"))
@@ -84,23 +118,23 @@ macro_rules! any_types {
 
             pub(super) fn id(&self) -> u16 {
                 match self {
-                    $($(#[$scfg])* Self::$sv(_) => <$sa as Aead>::ID,)*
-                    Self::ExportOnly(_) => ExportOnly::ID,
+                    $($(#[$scfg])* Self::$sv(..) => <$sa as Aead>::ID,)*
+                    Self::ExportOnly(..) => ExportOnly::ID,
                 }
             }
 
             pub(super) fn seq(&self) -> u64 {
                 match self {
-                    $($(#[$scfg])* Self::$sv(s) => s.seq(),)*
-                    Self::ExportOnly(s) => s.seq(),
+                    $($(#[$scfg])* Self::$sv(s, _) => s.seq(),)*
+                    Self::ExportOnly(s, _) => s.seq(),
                 }
             }
 
             #[cfg(feature = "hazmat")]
             pub(super) fn set_seq(&mut self, seq: u64) {
                 match self {
-                    $($(#[$scfg])* Self::$sv(s) => s.set_seq(seq),)*
-                    Self::ExportOnly(s) => s.set_seq(seq),
+                    $($(#[$scfg])* Self::$sv(s, _) => s.set_seq(seq),)*
+                    Self::ExportOnly(s, _) => s.set_seq(seq),
                 }
             }
         }
@@ -110,16 +144,33 @@ macro_rules! any_types {
         macro_rules! with_sealing {
             ($d aead:expr, $d s:ident => $d body:expr) => {
                 match $d aead {
-                    $($(#[$scfg])* AnyAead::$sv($d s) => $d body,)*
-                    AnyAead::ExportOnly(_) => Err(Error::UnsupportedOperation),
+                    $($(#[$scfg])* AnyAead::$sv($d s, _) => $d body,)*
+                    AnyAead::ExportOnly(..) => Err(Error::UnsupportedOperation),
                 }
             };
         }
 
-        /// A context's exporter secret, whichever the KDF.
+        /// The largest exporter state: every variant of [`AnyExporter`] is filled to it.
+        const EXPORTER_MAX: usize = {
+            let mut max = 0;
+            $({
+                let size = core::mem::size_of::<<$f as Kdf>::Exporter>();
+                if size > max {
+                    max = size;
+                }
+            })*
+            max
+        };
+
+        /// A context's exporter secret, whichever the KDF; filled as [`AnyAead`] is, for the
+        /// same reason.
         #[allow(missing_debug_implementations)] // holds the exporter secret: no `Debug` on purpose
+        #[allow(dead_code, reason = "the fill is written, never read")]
         pub(crate) enum AnyExporter {
-            $($fv(<$f as Kdf>::Exporter),)*
+            $($fv(
+                <$f as Kdf>::Exporter,
+                Fill<{ EXPORTER_MAX - core::mem::size_of::<<$f as Kdf>::Exporter>() }>,
+            ),)*
         }
 
         impl AnyExporter {
@@ -128,7 +179,7 @@ macro_rules! any_types {
             pub(super) fn from_typed<F: Kdf>(exporter: F::Exporter) -> Self {
                 let slot = &mut Some(exporter);
                 let any = match F::ID {
-                    $(<$f as Kdf>::ID => take_as(slot).map(Self::$fv),)*
+                    $(<$f as Kdf>::ID => take_as(slot).map(|x| Self::$fv(x, Fill::ZERO)),)*
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every KDF has a variant of its own type"))
@@ -142,7 +193,7 @@ macro_rules! any_types {
                 out: &mut [u8],
             ) -> Result<(), Error> {
                 match self {
-                    $(Self::$fv(x) => export::<$f>(suite_id, x, exporter_context, out),)*
+                    $(Self::$fv(x, _) => export::<$f>(suite_id, x, exporter_context, out),)*
                 }
             }
         }

@@ -126,7 +126,10 @@ macro_rules! keyed_state {
                     let key = hybrid_array::Array::try_from(key).map_err(|_| Error::InvalidLength)?;
                     let key = Zeroizing::new(key);
                     let nonce = hybrid_array::Array::try_from(base_nonce).map_err(|_| Error::InvalidLength)?;
-                    Ok(AnyAead::$sv(crate::context::AeadState::<$sa>::new(&key, nonce)))
+                    Ok(AnyAead::$sv(
+                        crate::context::AeadState::<$sa>::new(&key, nonce),
+                        super::any::Fill::ZERO,
+                    ))
                 })*
                 _ => Err(Error::UnsupportedSuite),
             }
