@@ -24,9 +24,9 @@
 //! here as typed-hpke-ohttp boxes them (`Box<SenderContext>`, `Box<suite::Sealer>`, ...).
 //!
 //! What the check leaves out: copies in memory the value no longer occupies, such as the stack
-//! slots of the temporaries a value was built in or moved out of. Safe Rust cannot wipe a
-//! moved-from place; building a runtime context with `Suite::setup_*` (which makes the state
-//! in its enum) rather than converting a typed one keeps the moves to the library's own.
+//! slots of the temporaries a value was built in or moved out of (a move is a copy whose source
+//! is forgotten, not wiped). Safe Rust cannot wipe a moved-from place, and the crates forbid
+//! `unsafe`; such slots are reused by the next calls on the same stack.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
