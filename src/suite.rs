@@ -74,6 +74,7 @@
 mod table;
 #[macro_use]
 mod any;
+#[macro_use]
 mod context;
 mod keys;
 mod steps;
@@ -606,13 +607,7 @@ impl Suite {
         info: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
-        let (psk, pk_s) = mode.parts();
-        let mut state = None;
-        {
-            let then = &mut |shared_secret: &[u8]| {
-                state = Some(self.schedule(Mode::of(psk, pk_s), shared_secret, info, psk)?);
-                Ok(())
-            };
+        self.receiver(info, mode, |pk_s, then| {
             let step = steps::Decap {
                 enc,
                 sk_r,
@@ -620,11 +615,28 @@ impl Suite {
                 then,
             };
             if pk_s.is_some() {
-                steps::by_auth_kem(self.kem, step)??;
+                steps::by_auth_kem(self.kem, step)?
             } else {
-                steps::by_kem(self.kem, step)??;
+                steps::by_kem(self.kem, step)?
             }
-        }
+        })
+    }
+
+    /// A receiver's setup: `decap` runs the KEM step in the mode's form (given `pkS` in the
+    /// auth modes) and hands its shared secret to the schedule step, whose state becomes the
+    /// context.
+    fn receiver<'m>(
+        &self,
+        info: &[u8],
+        mode: ReceiverMode<'m>,
+        decap: impl FnOnce(Option<&'m PublicKey>, steps::Then<'_>) -> Result<(), Error>,
+    ) -> Result<ReceiverContext, Error> {
+        let (psk, pk_s) = mode.parts();
+        let mut state = None;
+        decap(pk_s, &mut |shared_secret: &[u8]| {
+            state = Some(self.schedule(Mode::of(psk, pk_s), shared_secret, info, psk)?);
+            Ok(())
+        })?;
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Decap)?;
         Ok(ReceiverContext(state))
@@ -648,23 +660,15 @@ impl Suite {
         info: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
-        let (psk, pk_s) = mode.parts();
-        let mut state = None;
-        {
-            let then = &mut |shared_secret: &[u8]| {
-                state = Some(self.schedule(Mode::of(psk, pk_s), shared_secret, info, psk)?);
-                Ok(())
-            };
+        self.receiver(info, mode, |pk_s, then| {
             let step = steps::DecapExternal {
                 enc,
                 sk_r,
                 pk_s,
                 then,
             };
-            steps::by_auth_kem(self.kem, step)??;
-        }
-        let state = state.ok_or(Error::Decap)?;
-        Ok(ReceiverContext(state))
+            steps::by_auth_kem(self.kem, step)?
+        })
     }
 
     /// `SetupAuthS` / `SetupAuthPSKS` (RFC 9180 §5.1.3, §5.1.4; AuthPSK when `psk` is given)

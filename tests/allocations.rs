@@ -473,3 +473,67 @@ fn nist_keys_from_os_rng() {
         "runtime"
     );
 }
+
+/// `symmetric::{Prk, Sealer, Opener}` and `suite::{Prk, Sealer, Opener}`: extract, expand,
+/// keying and every in-place and `_into` seal / open allocate nothing, typed and runtime, on
+/// each AEAD (under aws-lc-rs too: its AEADs are keyed without the heap).
+#[test]
+fn symmetric_surface() {
+    use typed_hpke::hybrid_array::typenum::Unsigned;
+    use typed_hpke::suite;
+    use typed_hpke::symmetric::{Opener, Prk, Sealer};
+    fn typed<A: SealingAead>() {
+        let label = format!("typed symmetric {:#06x}", A::ID);
+        let prk = none(&format!("{label}: extract"), || {
+            Prk::<HkdfSha384>::extract(b"salt", &[b"ikm", b"more"])
+        });
+        let mut okm = [0u8; 100];
+        none(&format!("{label}: expand"), || {
+            prk.expand(&[b"info"], &mut okm).unwrap()
+        });
+        let (mut tx, mut rx) = none(&format!("{label}: keying"), || {
+            let tx = Sealer::<A>::from_prk(&prk, b"key", b"nonce").unwrap();
+            let rx = Opener::<A>::from_prk(&prk, b"key", b"nonce").unwrap();
+            (tx, rx)
+        });
+        let mut buf = PT.to_vec();
+        let tag = none(&format!("{label}: seal_in_place_detached"), || {
+            tx.seal_in_place_detached(AAD, &mut buf).unwrap()
+        });
+        none(&format!("{label}: open_in_place_detached"), || {
+            rx.open_in_place_detached(AAD, &mut buf, &tag).unwrap()
+        });
+        let (mut ct, mut out) = (vec![0u8; PT.len() + 16], vec![0u8; PT.len()]);
+        none(&format!("{label}: seal_into"), || {
+            tx.seal_into(AAD, PT, &mut ct).unwrap()
+        });
+        none(&format!("{label}: open_into"), || {
+            rx.open_into(AAD, &ct, &mut out).unwrap()
+        });
+        assert_eq!(out, PT);
+
+        let label = format!("runtime symmetric {:#06x}", A::ID);
+        let prk = none(&format!("{label}: extract"), || {
+            suite::Prk::extract(HkdfSha256::ID, b"salt", &[b"ikm"]).unwrap()
+        });
+        let (mut tx, mut rx) = none(&format!("{label}: keying"), || {
+            let tx = suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").unwrap();
+            let rx = suite::Opener::new(A::ID, &[7u8; 32][..A::Nk::USIZE], &[9u8; 12]).unwrap();
+            (tx, rx)
+        });
+        let mut buf = PT.to_vec();
+        none(&format!("{label}: seal_in_place_detached"), || {
+            tx.seal_in_place_detached(AAD, &mut buf).unwrap()
+        });
+        none(&format!("{label}: seal_into"), || {
+            tx.seal_into(AAD, PT, &mut ct).unwrap()
+        });
+        let tag = [0u8; 16];
+        none(&format!("{label}: a failed open_in_place_detached"), || {
+            assert!(rx.open_in_place_detached(AAD, &mut buf, &tag).is_err())
+        });
+    }
+    typed::<Aes128Gcm>();
+    typed::<Aes256Gcm>();
+    typed::<ChaCha20Poly1305>();
+}

@@ -15,9 +15,6 @@ use crate::suite::any::{AnyAead, AnyExporter};
 use crate::suite::typed;
 use crate::util::Hex;
 
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
-
 /// The length of every sealing AEAD's tag in RFC 9180 (`Nt`).
 pub const TAG_LEN: usize = 16;
 
@@ -139,89 +136,125 @@ macro_rules! common {
 common!(SenderContext, SenderContext);
 common!(ReceiverContext, ReceiverContext);
 
-// Without a sealing AEAD in the build every seal and open is `UnsupportedOperation`.
-#[cfg_attr(
-    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
-    allow(unused_variables)
-)]
-impl SenderContext {
-    /// `Context.Seal(aad, pt)` (§5.2) in place: encrypts `buffer` and returns the tag.
-    /// Allocates nothing.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
-    /// [`crate::SenderContext::seal_in_place_detached`].
-    pub fn seal_in_place_detached(
-        &mut self,
-        aad: &[u8],
-        buffer: &mut [u8],
-    ) -> Result<[u8; TAG_LEN], Error> {
-        with_sealing!(&mut self.0.aead, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
-    }
+/// The seal methods of a runtime type whose AEAD state `$aead` gives (`&mut AnyAead`): the
+/// runtime contexts and `suite::Sealer`. `$what` names the typed counterpart, whose errors are
+/// these but for `UnsupportedOperation` (an ExportOnly context's).
+macro_rules! seal_methods {
+    ($ty:ident, $what:path, |$this:ident| $aead:expr) => {
+        // Without a sealing AEAD in the build every seal is `UnsupportedOperation`.
+        #[cfg_attr(
+            not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+            allow(unused_variables)
+        )]
+        impl $ty {
+            /// `Seal(aad, pt)` under the next nonce (RFC 9180 §5.2) in place: encrypts
+            /// `buffer` and returns the tag. Allocates nothing.
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedOperation`] for an ExportOnly context; otherwise as
+            #[doc = concat!("[`", stringify!($what), "::seal_in_place_detached`].")]
+            pub fn seal_in_place_detached(
+                &mut self,
+                aad: &[u8],
+                buffer: &mut [u8],
+            ) -> Result<[u8; $crate::suite::TAG_LEN], Error> {
+                let $this = self;
+                with_sealing!($aead, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
+            }
 
-    /// `Context.Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + 16`
-    /// bytes) to the front of `out` and returns that length. Allocates nothing.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
-    /// [`crate::SenderContext::seal_into`].
-    pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        with_sealing!(&mut self.0.aead, s => s.seal_into(aad, pt, out))
-    }
+            /// `Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + 16`
+            /// bytes) to the front of `out` and returns that length. Allocates nothing.
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedOperation`] for an ExportOnly context; otherwise as
+            #[doc = concat!("[`", stringify!($what), "::seal_into`].")]
+            pub fn seal_into(
+                &mut self,
+                aad: &[u8],
+                pt: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                let $this = self;
+                with_sealing!($aead, s => s.seal_into(aad, pt, out))
+            }
 
-    /// `Context.Seal(aad, pt)` (§5.2): returns `ct || tag`.
-    ///
-    /// # Errors
-    /// As [`SenderContext::seal_into`].
-    #[cfg(feature = "alloc")]
-    pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
-        with_sealing!(&mut self.0.aead, s => s.seal(aad, pt))
-    }
+            /// `Seal(aad, pt)`: returns `ct || tag`.
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::seal_into`].")]
+            #[cfg(feature = "alloc")]
+            pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
+                let $this = self;
+                with_sealing!($aead, s => s.seal(aad, pt))
+            }
+        }
+    };
 }
 
-// Without a sealing AEAD in the build every seal and open is `UnsupportedOperation`.
-#[cfg_attr(
-    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
-    allow(unused_variables)
-)]
-impl ReceiverContext {
-    /// `Context.Open(aad, ct)` (§5.2) in place: checks `tag`, then decrypts `buffer`.
-    /// Allocates nothing. On failure `buffer` and the sequence number are left unchanged.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedOperation`] for ExportOnly; [`Error::InvalidLength`] if `tag` is
-    /// not 16 bytes; otherwise as [`crate::ReceiverContext::open_in_place_detached`].
-    pub fn open_in_place_detached(
-        &mut self,
-        aad: &[u8],
-        buffer: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        with_sealing!(&mut self.0.aead, s => {
-            let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
-            s.open_in_place_detached(aad, buffer, &tag)
-        })
-    }
+/// The open methods of a runtime type whose AEAD state `$aead` gives: the runtime receiver
+/// context and `suite::Opener`.
+macro_rules! open_methods {
+    ($ty:ident, $what:path, |$this:ident| $aead:expr) => {
+        // Without a sealing AEAD in the build every open is `UnsupportedOperation`.
+        #[cfg_attr(
+            not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
+            allow(unused_variables)
+        )]
+        impl $ty {
+            /// `Open(aad, ct)` under the next nonce (RFC 9180 §5.2) in place: checks `tag`,
+            /// then decrypts `buffer`. Allocates nothing. On failure `buffer` and the sequence
+            /// number are left unchanged.
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedOperation`] for an ExportOnly context;
+            /// [`Error::InvalidLength`] if `tag` is not 16 bytes; otherwise as
+            #[doc = concat!("[`", stringify!($what), "::open_in_place_detached`].")]
+            pub fn open_in_place_detached(
+                &mut self,
+                aad: &[u8],
+                buffer: &mut [u8],
+                tag: &[u8],
+            ) -> Result<(), Error> {
+                let $this = self;
+                with_sealing!($aead, s => {
+                    let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
+                    s.open_in_place_detached(aad, buffer, &tag)
+                })
+            }
 
-    /// `Context.Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
-    /// plaintext to the front of `out` and returns its length. Allocates nothing.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedOperation`] for ExportOnly; otherwise as
-    /// [`crate::ReceiverContext::open_into`].
-    pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        with_sealing!(&mut self.0.aead, s => s.open_into(aad, ct, out))
-    }
+            /// `Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
+            /// plaintext to the front of `out` and returns its length. Allocates nothing.
+            ///
+            /// # Errors
+            /// [`Error::UnsupportedOperation`] for an ExportOnly context; otherwise as
+            #[doc = concat!("[`", stringify!($what), "::open_into`].")]
+            pub fn open_into(
+                &mut self,
+                aad: &[u8],
+                ct: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                let $this = self;
+                with_sealing!($aead, s => s.open_into(aad, ct, out))
+            }
 
-    /// `Context.Open(aad, ct)` (§5.2): `ct` is `ciphertext || tag`; returns the plaintext.
-    ///
-    /// # Errors
-    /// As [`ReceiverContext::open_into`].
-    #[cfg(feature = "alloc")]
-    pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-        with_sealing!(&mut self.0.aead, s => s.open(aad, ct))
-    }
+            /// `Open(aad, ct)`: `ct` is `ciphertext || tag`; returns the plaintext.
+            ///
+            /// # Errors
+            #[doc = concat!("As [`", stringify!($ty), "::open_into`].")]
+            #[cfg(feature = "alloc")]
+            pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
+                let $this = self;
+                with_sealing!($aead, s => s.open(aad, ct))
+            }
+        }
+    };
 }
+
+seal_methods!(SenderContext, crate::SenderContext, |this| &mut this.0.aead);
+open_methods!(ReceiverContext, crate::ReceiverContext, |this| &mut this
+    .0
+    .aead);
 
 /// The longest `enc` of any KEM: MLKEM1024-P384's 1568-byte ML-KEM ciphertext and 97-byte
 /// P-384 point.

@@ -9,11 +9,7 @@ use crate::Error;
 use crate::aead::{Aead, ExportOnly};
 use crate::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 use crate::suite::any::AnyAead;
-use crate::suite::context::TAG_LEN;
 use crate::symmetric::{self as typed_symmetric, TwoStageKdf};
-
-#[cfg(feature = "alloc")]
-use alloc::vec::Vec;
 
 /// The pseudorandom key of whichever two-stage KDF.
 enum AnyPrk {
@@ -238,80 +234,5 @@ macro_rules! common {
 common!(Sealer);
 common!(Opener);
 
-#[cfg_attr(
-    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
-    allow(unused_variables)
-)]
-impl Sealer {
-    /// Seals `buffer` in place under the next nonce and returns the tag. Allocates nothing.
-    ///
-    /// # Errors
-    /// As [`crate::symmetric::Sealer::seal_in_place_detached`].
-    pub fn seal_in_place_detached(
-        &mut self,
-        aad: &[u8],
-        buffer: &mut [u8],
-    ) -> Result<[u8; TAG_LEN], Error> {
-        with_sealing!(&mut self.0, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
-    }
-
-    /// Seals `pt` into `out` as `ct || tag` (`pt.len() + 16` bytes) and returns that length.
-    /// Allocates nothing.
-    ///
-    /// # Errors
-    /// As [`crate::symmetric::Sealer::seal_into`].
-    pub fn seal_into(&mut self, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        with_sealing!(&mut self.0, s => s.seal_into(aad, pt, out))
-    }
-
-    /// Seals `pt`: returns `ct || tag`.
-    ///
-    /// # Errors
-    /// As [`crate::symmetric::Sealer::seal`].
-    #[cfg(feature = "alloc")]
-    pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
-        with_sealing!(&mut self.0, s => s.seal(aad, pt))
-    }
-}
-
-#[cfg_attr(
-    not(any(feature = "aes-gcm", feature = "chacha20poly1305")),
-    allow(unused_variables)
-)]
-impl Opener {
-    /// Opens `buffer` in place after checking `tag`. Allocates nothing. On failure `buffer`
-    /// and the sequence number are left unchanged.
-    ///
-    /// # Errors
-    /// [`Error::InvalidLength`] if `tag` is not 16 bytes; otherwise as
-    /// [`crate::symmetric::Opener::open_in_place_detached`].
-    pub fn open_in_place_detached(
-        &mut self,
-        aad: &[u8],
-        buffer: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), Error> {
-        with_sealing!(&mut self.0, s => {
-            let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
-            s.open_in_place_detached(aad, buffer, &tag)
-        })
-    }
-
-    /// Opens `ct` (`ciphertext || tag`) into `out` and returns the plaintext's length.
-    /// Allocates nothing. On failure `out` and the sequence number are left unchanged.
-    ///
-    /// # Errors
-    /// As [`crate::symmetric::Opener::open_into`].
-    pub fn open_into(&mut self, aad: &[u8], ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        with_sealing!(&mut self.0, s => s.open_into(aad, ct, out))
-    }
-
-    /// Opens `ct` (`ciphertext || tag`): returns the plaintext.
-    ///
-    /// # Errors
-    /// As [`crate::symmetric::Opener::open`].
-    #[cfg(feature = "alloc")]
-    pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-        with_sealing!(&mut self.0, s => s.open(aad, ct))
-    }
-}
+seal_methods!(Sealer, crate::symmetric::Sealer, |this| &mut this.0);
+open_methods!(Opener, crate::symmetric::Opener, |this| &mut this.0);

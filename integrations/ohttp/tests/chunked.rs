@@ -431,10 +431,9 @@ fn against_the_ohttp_crate_both_ways() {
 /// response key and base nonce from the published secret and salt, the published chunk nonces
 /// as the sequence `aead_nonce XOR i`, and each published message opened by the other side.
 mod draft_example {
+    use super::common::Replay;
     use super::*;
-    use std::convert::Infallible;
     use typed_hpke::suite;
-    use typed_hpke_ohttp::rand_core::{TryCryptoRng, TryRng};
 
     const SK_R: &str = "1c190d72acdbe4dbc69e680503bb781a932c70a12c8f3754434c67d8640d8698";
     const KEY_CONFIG: &str = "010020668eb21aace159803974a4c67f08b4152d29bed10735fd08f98ccdd6fe09570800080001000100010003";
@@ -467,27 +466,6 @@ mod draft_example {
     fn h(s: &str) -> Vec<u8> {
         hex::decode(s).unwrap()
     }
-
-    /// Hands out the bytes it was given, in order; fails the test if asked for more.
-    struct Replay(Vec<u8>);
-
-    impl TryRng for Replay {
-        type Error = Infallible;
-        fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-            unreachable!("only fill_bytes is used")
-        }
-        fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-            unreachable!("only fill_bytes is used")
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-            assert!(dst.len() <= self.0.len(), "the test's generator ran out");
-            dst.copy_from_slice(&self.0[..dst.len()]);
-            self.0.drain(..dst.len());
-            Ok(())
-        }
-    }
-
-    impl TryCryptoRng for Replay {}
 
     fn gateway() -> Gateway {
         let config = KeyConfig::decode(&h(KEY_CONFIG)).unwrap();

@@ -3,11 +3,11 @@
 //! response (from the published response nonce), each made here and compared with the RFC's
 //! bytes, and each of the RFC's messages opened by the other side.
 
-use std::convert::Infallible;
-
-use rand_core::{TryCryptoRng, TryRng};
 use typed_hpke::suite::Suite;
 use typed_hpke_ohttp::{Client, Error, Gateway, GatewayKey, KeyConfig, SymmetricSuite};
+
+mod common;
+use common::Replay;
 
 /// The values of RFC 9458 Appendix A.
 const SK_R: &str = "3c168975674b2fa8e465970b79c8dcf09f1c741626480bd4c6162fc5b6a98e1a";
@@ -23,32 +23,6 @@ const ENC_RESPONSE: &str = "c789e7151fcba46158ca84b04464910d86f9013e404feea014e7
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap()
 }
-
-/// A generator that hands out the bytes it was given, in order, and fails the test if asked
-/// for more.
-struct Replay(Vec<u8>);
-
-impl TryRng for Replay {
-    type Error = Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        assert!(dst.len() <= self.0.len(), "the test's generator ran out");
-        dst.copy_from_slice(&self.0[..dst.len()]);
-        self.0.drain(..dst.len());
-        Ok(())
-    }
-}
-
-impl TryCryptoRng for Replay {}
 
 fn gateway() -> Gateway {
     let suite = Suite::new(0x0020, 0x0001, 0x0001).unwrap();

@@ -1,4 +1,10 @@
-//! What the test files share.
+//! What the test files share; each uses part of it.
+
+#![allow(dead_code)]
+
+use std::convert::Infallible;
+
+use typed_hpke_ohttp::rand_core::{TryCryptoRng, TryRng};
 
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
@@ -21,3 +27,29 @@ pub const KEMS: [u16; 12] = [
     MlKem768P256::ID,
     MlKem1024P384::ID,
 ];
+
+/// A generator that hands out the bytes it was given, in order, and fails the test if asked
+/// for more: a published ephemeral key or response nonce, replayed.
+pub struct Replay(pub Vec<u8>);
+
+impl TryRng for Replay {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        let mut b = [0; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let mut b = [0; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        assert!(dst.len() <= self.0.len(), "the test's generator ran out");
+        dst.copy_from_slice(&self.0[..dst.len()]);
+        self.0.drain(..dst.len());
+        Ok(())
+    }
+}
+
+impl TryCryptoRng for Replay {}
