@@ -52,19 +52,26 @@ pub fn ohttp(data: &[u8]) {
         0 => {
             let _ = gateway.decapsulate(input.rest());
         }
-        // Arbitrary bytes as a chunked request, given in pieces of an arbitrary size.
+        // Arbitrary bytes as a chunked request, given in pieces of an arbitrary size. The first
+        // error is returned again by every later call, `response` and `finish` included.
         1 => {
             let split = usize::from(input.byte()).max(1);
             let mut decoder = gateway.decapsulate_chunked();
             let mut out = Vec::new();
-            let mut ok = true;
+            let mut failed = None;
             for piece in input.rest().chunks(split) {
-                if decoder.push(piece, &mut out).is_err() {
-                    ok = false;
-                    break;
+                let r = decoder.push(piece, &mut out);
+                match failed {
+                    Some(e) => assert_eq!(r, Err(e), "a chunked request's error did not stick"),
+                    None => failed = r.err(),
                 }
             }
-            if ok {
+            if let Some(e) = failed {
+                let len = out.len();
+                assert_eq!(decoder.response(&mut rng).map(drop), Err(e));
+                assert_eq!(decoder.finish(&mut out), Err(e));
+                assert_eq!(out.len(), len, "plaintext after an error");
+            } else {
                 let _ = decoder.finish(&mut out);
             }
         }
@@ -126,11 +133,22 @@ pub fn ohttp(data: &[u8]) {
             assert_eq!(opened, body);
             let mut out = Vec::new();
             let junk = input.rest();
-            let r = response
-                .push(junk, &mut out)
-                .and_then(|()| response.finish(&mut out));
-            // Bytes the gateway did not seal never open as a whole response.
-            assert!(r.is_err(), "an arbitrary chunked response opened");
+            // Bytes the gateway did not seal never open as a whole response, and an error of
+            // `push` is the one `finish` returns.
+            match response.push(junk, &mut out) {
+                Ok(()) => assert!(
+                    response.finish(&mut out).is_err(),
+                    "an arbitrary chunked response opened"
+                ),
+                Err(e) => {
+                    assert_eq!(
+                        response.push(junk, &mut out),
+                        Err(e),
+                        "a response's error did not stick"
+                    );
+                    assert_eq!(response.finish(&mut out), Err(e));
+                }
+            }
         }
     }
 }
