@@ -1,0 +1,271 @@
+//! Decryption (draft-ietf-jose-hpke-encrypt-20 §7.2), with the header rules of §5 and §6.
+
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
+use typed_hpke::Psk;
+use typed_hpke::suite::{Opener, ReceiverMode};
+
+use crate::alg::{IV_LEN, TAG_LEN};
+use crate::json::str_member;
+use crate::jwe::Jwe;
+use crate::{Algorithm, ContentEncryption, Error, PrivateJwk, b64, recipient_structure};
+
+/// Header parameters registered for JWE and JWS (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6,
+/// §4.7 and §4.8, and the draft's `ek` and `psk_id`): `crit` may not name them
+/// (RFC 7515 §4.1.11).
+const REGISTERED: &[&str] = &[
+    "alg", "enc", "zip", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty",
+    "crit", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek", "psk_id",
+];
+
+/// Decrypts JWEs with one private key.
+///
+/// The key decides which recipients are tried: those whose `alg` is an HPKE algorithm of its
+/// KEM (and the JWK's own `alg`, when it names one), and whose `kid` is the JWK's when both
+/// have one. PSK mode follows the message's `psk_id` (§4), and must agree with
+/// [`Self::psk`]: a message without `psk_id` is refused when a PSK is given, so an attacker
+/// cannot strip the PSK.
+#[derive(Debug)]
+pub struct Decryptor<'a> {
+    key: &'a PrivateJwk,
+    info: &'a [u8],
+    extra_info: &'a [u8],
+    psk: Option<(&'a [u8], &'a [u8])>,
+    understood: &'a [&'a str],
+}
+
+impl<'a> Decryptor<'a> {
+    /// A decryptor for `key`, with empty `info`, no PSK and no critical parameters understood.
+    pub fn new(key: &'a PrivateJwk) -> Self {
+        Self {
+            key,
+            info: &[],
+            extra_info: &[],
+            psk: None,
+            understood: &[],
+        }
+    }
+
+    /// The HPKE `info` of integrated encryption. A non-empty `info` refuses key-encryption
+    /// messages, whose `info` is the Recipient_structure (so a sender cannot escape the
+    /// binding by switching modes).
+    #[must_use]
+    pub fn info(mut self, info: &'a [u8]) -> Self {
+        self.info = info;
+        self
+    }
+
+    /// The `recipient_extra_info` of key encryption (§6.1). A non-empty one refuses
+    /// integrated messages.
+    #[must_use]
+    pub fn extra_info(mut self, extra_info: &'a [u8]) -> Self {
+        self.extra_info = extra_info;
+        self
+    }
+
+    /// The PSK for messages whose `psk_id` is `psk_id`.
+    ///
+    /// # Errors
+    /// [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty identifier.
+    pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
+        Psk::new(psk, psk_id)?;
+        self.psk = Some((psk, psk_id));
+        Ok(self)
+    }
+
+    /// Header parameters the application processes itself, which a message may list in
+    /// `crit` (RFC 7515 §4.1.11).
+    #[must_use]
+    pub fn understand(mut self, names: &'a [&'a str]) -> Self {
+        self.understood = names;
+        self
+    }
+
+    /// Decrypts `jwe` for this key.
+    ///
+    /// # Errors
+    /// [`Error::Header`], [`Error::Critical`], [`Error::UnsupportedAlgorithm`] and
+    /// [`Error::Psk`] as the header rules say; [`Error::NoRecipient`] if no recipient is for
+    /// this key; [`Error::Decrypt`] if decryption fails.
+    pub fn decrypt(&self, jwe: &Jwe) -> Result<Vec<u8>, Error> {
+        self.check_crit(jwe)?;
+        let mut candidates = Vec::new();
+        for i in 0..jwe.recipients.len() {
+            let header = jwe.joint_header(i)?;
+            if header.contains_key("zip") {
+                return Err(Error::Header("zip is not supported"));
+            }
+            let Some(alg) = str_member(&header, "alg")?.and_then(Algorithm::from_name) else {
+                continue; // another algorithm's recipient (§6: HPKE beside ECDH-ES, RSA-OAEP)
+            };
+            if !alg.is_key_encryption() && jwe.recipients.len() != 1 {
+                // §7.2 step 7.
+                return Err(Error::Header(
+                    "integrated encryption has exactly one recipient",
+                ));
+            }
+            let kid_differs = match (str_member(&header, "kid")?, self.key.kid()) {
+                (Some(theirs), Some(ours)) => theirs != ours,
+                _ => false,
+            };
+            let ours = alg.kem_id() == self.key.key().kem_id()
+                && self.key.alg().is_none_or(|a| a == alg)
+                && !kid_differs;
+            if ours {
+                candidates.push((i, alg, header));
+            }
+        }
+        if candidates.is_empty() {
+            return Err(Error::NoRecipient);
+        }
+        let mut last = Error::Decrypt;
+        for (i, alg, header) in candidates {
+            let result = if alg.is_key_encryption() {
+                self.key_encryption(jwe, i, alg, &header)
+            } else {
+                self.integrated(jwe, alg, &header)
+            };
+            match result {
+                Err(Error::Decrypt) => last = Error::Decrypt,
+                other => return other,
+            }
+        }
+        Err(last)
+    }
+
+    /// `crit` must be protected, a non-empty list of names that are present, not registered,
+    /// and understood (RFC 7515 §4.1.11).
+    fn check_crit(&self, jwe: &Jwe) -> Result<(), Error> {
+        let in_unprotected = jwe
+            .unprotected
+            .as_ref()
+            .is_some_and(|u| u.contains_key("crit"))
+            || jwe
+                .recipients
+                .iter()
+                .any(|r| r.header.as_ref().is_some_and(|h| h.contains_key("crit")));
+        if in_unprotected {
+            return Err(Error::Critical);
+        }
+        let Some(crit) = jwe.protected.get("crit") else {
+            return Ok(());
+        };
+        let Value::Array(names) = crit else {
+            return Err(Error::Critical);
+        };
+        if names.is_empty() {
+            return Err(Error::Critical);
+        }
+        for name in names {
+            let Value::String(name) = name else {
+                return Err(Error::Critical);
+            };
+            let fine = !name.is_empty()
+                && !REGISTERED.contains(&name.as_str())
+                && jwe.protected.contains_key(name)
+                && self.understood.contains(&name.as_str());
+            if !fine {
+                return Err(Error::Critical);
+            }
+        }
+        Ok(())
+    }
+
+    /// The PSK of the message's `psk_id`, or none: the two must agree.
+    fn psk_for(
+        &self,
+        header: &Map<alloc::string::String, Value>,
+    ) -> Result<Option<Psk<'a>>, Error> {
+        let id = str_member(header, "psk_id")?.map(b64::decode).transpose()?;
+        match (id, self.psk) {
+            (None, None) => Ok(None),
+            (Some(id), Some((psk, ours))) if id == ours => Ok(Some(Psk::new(psk, ours)?)),
+            _ => Err(Error::Psk),
+        }
+    }
+
+    /// §5 and §7.2 for `HPKE-n`.
+    fn integrated(
+        &self,
+        jwe: &Jwe,
+        alg: Algorithm,
+        header: &Map<alloc::string::String, Value>,
+    ) -> Result<Vec<u8>, Error> {
+        if !self.extra_info.is_empty() {
+            return Err(Error::Header(
+                "recipient extra info given for integrated encryption",
+            ));
+        }
+        if str_member(&jwe.protected, "alg")? != Some(alg.name()) {
+            return Err(Error::Header(
+                "integrated encryption's alg must be protected",
+            ));
+        }
+        if header.contains_key("enc") {
+            return Err(Error::Header("enc in integrated encryption"));
+        }
+        if header.contains_key("ek") {
+            return Err(Error::Header("ek in integrated encryption"));
+        }
+        if header.contains_key("psk_id") && !jwe.protected.contains_key("psk_id") {
+            return Err(Error::Header(
+                "psk_id must be protected in integrated encryption",
+            ));
+        }
+        if !jwe.iv.is_empty() || !jwe.tag.is_empty() {
+            return Err(Error::Header(
+                "integrated encryption has an empty IV and tag",
+            ));
+        }
+        let psk = self.psk_for(header)?;
+        let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
+        let enc = &jwe.recipients[0].encrypted_key;
+        let aad = jwe.authenticated_data();
+        Ok(alg
+            .suite()?
+            .open(enc, self.key.key(), self.info, &aad, &jwe.ciphertext, mode)?)
+    }
+
+    /// §6 and §7.2 for `HPKE-n-KE`: the CEK from recipient `i`, then the content.
+    fn key_encryption(
+        &self,
+        jwe: &Jwe,
+        i: usize,
+        alg: Algorithm,
+        header: &Map<alloc::string::String, Value>,
+    ) -> Result<Vec<u8>, Error> {
+        if !self.info.is_empty() {
+            return Err(Error::Header("info given for key encryption"));
+        }
+        let enc_name = str_member(header, "enc")?.ok_or(Error::Header("enc is missing"))?;
+        let enc = ContentEncryption::from_name(enc_name).ok_or(Error::UnsupportedAlgorithm)?;
+        let ek = str_member(header, "ek")?.ok_or(Error::Header("ek is missing"))?;
+        let ek = b64::decode(ek)?;
+        if jwe.iv.len() != IV_LEN || jwe.tag.len() != TAG_LEN {
+            return Err(Error::Header(
+                "the IV is 96 bits and the tag 128 (RFC 7518 §5.3)",
+            ));
+        }
+        let psk = self.psk_for(header)?;
+        let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
+        let info = recipient_structure(enc_name, self.extra_info);
+        let cek = zeroize::Zeroizing::new(alg.suite()?.open(
+            &ek,
+            self.key.key(),
+            &info,
+            b"",
+            &jwe.recipients[i].encrypted_key,
+            mode,
+        )?);
+        // §7.2 step 10: the CEK has the length `enc` requires.
+        if cek.len() != enc.key_len() {
+            return Err(Error::Decrypt);
+        }
+        let aad = jwe.authenticated_data();
+        let mut sealed = Vec::with_capacity(jwe.ciphertext.len() + TAG_LEN);
+        sealed.extend_from_slice(&jwe.ciphertext);
+        sealed.extend_from_slice(&jwe.tag);
+        Ok(Opener::new(enc.aead_id(), &cek, &jwe.iv)?.open(&aad, &sealed)?)
+    }
+}

@@ -1,0 +1,110 @@
+//! JSON objects read strictly: a member name twice anywhere is an error, not the last one
+//! silently kept (serde_json's `Value` keeps the last).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::Error;
+
+struct Strict;
+
+impl<'de> DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+const DUPLICATE: &str = "duplicate member";
+
+impl<'de> Visitor<'de> for Strict {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.into()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(A::Error::custom(DUPLICATE));
+            }
+            let value = map.next_value_seed(Strict)?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// Parses `bytes` as one JSON object, refusing duplicate member names at every depth.
+pub(crate) fn object(bytes: &[u8]) -> Result<Map<String, Value>, Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = Strict.deserialize(&mut de).map_err(|e| {
+        if e.to_string().starts_with(DUPLICATE) {
+            Error::DuplicateMember
+        } else {
+            Error::Malformed("not JSON")
+        }
+    })?;
+    de.end()
+        .map_err(|_| Error::Malformed("bytes after the JSON value"))?;
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(Error::Malformed("not a JSON object")),
+    }
+}
+
+/// `map[name]` as a string, if present.
+pub(crate) fn str_member<'a>(
+    map: &'a Map<String, Value>,
+    name: &'static str,
+) -> Result<Option<&'a str>, Error> {
+    match map.get(name) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(Error::Malformed(name)),
+    }
+}
+
+/// `map[name]` as an object, if present.
+pub(crate) fn object_member<'a>(
+    map: &'a Map<String, Value>,
+    name: &'static str,
+) -> Result<Option<&'a Map<String, Value>>, Error> {
+    match map.get(name) {
+        None => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(_) => Err(Error::Malformed(name)),
+    }
+}
