@@ -1,0 +1,201 @@
+//! The algorithm table: draft-ietf-cose-hpke-27 §4 and §7.2 (HPKE-0 … HPKE-7, values 35 … 53)
+//! and draft-reddy-cose-hpke-pq-pqt (HPKE-8 … HPKE-13, values 54 … 65). Every value is the
+//! drafts' "TBD (Assumed: n)": when IANA assigns the final ones, each changes in one place,
+//! the `algorithms!` rows below.
+
+use typed_hpke::suite::Suite;
+
+use crate::Error;
+
+/// What a COSE_Key of an algorithm looks like (§3.4; the PQ draft's "COSE_Key
+/// Representation").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum KeyType {
+    /// kty EC2 (2) with this `crv` (1 P-256, 2 P-384, 3 P-521).
+    Ec2(i64),
+    /// kty OKP (1) with this `crv` (4 X25519, 5 X448).
+    Okp(i64),
+    /// kty AKP (7): `pub` (-1) and `priv` (-2) are the KEM's serialized keys.
+    Akp,
+}
+
+/// An HPKE algorithm of COSE: a KEM, a KDF, an AEAD and a mode (integrated, COSE_Encrypt0; or
+/// key encryption, a COSE_Recipient of COSE_Encrypt).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Algorithm {
+    name: &'static str,
+    value: i64,
+    kem_id: u16,
+    kdf_id: u16,
+    aead_id: u16,
+    key_encryption: bool,
+    key_type: KeyType,
+}
+
+const P256: KeyType = KeyType::Ec2(1);
+const P384: KeyType = KeyType::Ec2(2);
+const P521: KeyType = KeyType::Ec2(3);
+const X25519: KeyType = KeyType::Okp(4);
+const X448: KeyType = KeyType::Okp(5);
+const AKP: KeyType = KeyType::Akp;
+
+macro_rules! algorithms {
+    ($($int:ident $int_value:literal $ke:ident $ke_value:literal $name:literal $kem:literal $kdf:literal $aead:literal $kty:ident;)*) => {
+        impl Algorithm {
+            $(
+                #[doc = concat!("`", $name, "` (assumed value ", stringify!($int_value),
+                    "): integrated encryption with KEM ", stringify!($kem), ", KDF ",
+                    stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
+                pub const $int: Self = Self::row($name, $int_value, $kem, $kdf, $aead, false, $kty);
+                #[doc = concat!("`", $name, "-KE` (assumed value ", stringify!($ke_value),
+                    "): key encryption with KEM ", stringify!($kem), ", KDF ",
+                    stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
+                pub const $ke: Self = Self::row(concat!($name, "-KE"), $ke_value, $kem, $kdf, $aead, true, $kty);
+            )*
+            /// Every algorithm of the table, integrated before key encryption for each suite.
+            pub const ALL: &'static [Self] = &[$(Self::$int, Self::$ke),*];
+        }
+    };
+}
+
+algorithms! {
+    HPKE_0 35 HPKE_0_KE 46 "HPKE-0" 0x0010 0x0001 0x0001 P256;
+    HPKE_1 37 HPKE_1_KE 47 "HPKE-1" 0x0011 0x0002 0x0002 P384;
+    HPKE_2 39 HPKE_2_KE 48 "HPKE-2" 0x0012 0x0003 0x0002 P521;
+    HPKE_3 41 HPKE_3_KE 49 "HPKE-3" 0x0020 0x0001 0x0001 X25519;
+    HPKE_4 42 HPKE_4_KE 50 "HPKE-4" 0x0020 0x0001 0x0003 X25519;
+    HPKE_5 43 HPKE_5_KE 51 "HPKE-5" 0x0021 0x0003 0x0002 X448;
+    HPKE_6 44 HPKE_6_KE 52 "HPKE-6" 0x0021 0x0003 0x0003 X448;
+    HPKE_7 45 HPKE_7_KE 53 "HPKE-7" 0x0010 0x0001 0x0002 P256;
+    // draft-reddy-cose-hpke-pq-pqt: MLKEM768-P256, X-Wing, MLKEM1024-P384, ML-KEM-512,
+    // ML-KEM-768, ML-KEM-1024, each with SHAKE256.
+    HPKE_8 54 HPKE_8_KE 55 "HPKE-8" 0x0050 0x0011 0x0002 AKP;
+    HPKE_9 56 HPKE_9_KE 57 "HPKE-9" 0x647a 0x0011 0x0002 AKP;
+    HPKE_10 58 HPKE_10_KE 59 "HPKE-10" 0x0051 0x0011 0x0002 AKP;
+    HPKE_11 60 HPKE_11_KE 61 "HPKE-11" 0x0040 0x0011 0x0001 AKP;
+    HPKE_12 62 HPKE_12_KE 63 "HPKE-12" 0x0041 0x0011 0x0002 AKP;
+    HPKE_13 64 HPKE_13_KE 65 "HPKE-13" 0x0042 0x0011 0x0002 AKP;
+}
+
+impl Algorithm {
+    const fn row(
+        name: &'static str,
+        value: i64,
+        kem_id: u16,
+        kdf_id: u16,
+        aead_id: u16,
+        key_encryption: bool,
+        key_type: KeyType,
+    ) -> Self {
+        Self {
+            name,
+            value,
+            kem_id,
+            kdf_id,
+            aead_id,
+            key_encryption,
+            key_type,
+        }
+    }
+
+    /// The algorithm of COSE value `value`, if the table has it.
+    pub fn from_value(value: i64) -> Option<Self> {
+        Self::ALL.iter().copied().find(|a| a.value == value)
+    }
+
+    /// The algorithm named `name` (`HPKE-0`, `HPKE-0-KE`, …).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|a| a.name == name)
+    }
+
+    /// The name the drafts give it.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The COSE algorithm value (assumed until IANA assigns it).
+    pub fn value(&self) -> i64 {
+        self.value
+    }
+
+    /// The HPKE KEM's id.
+    pub fn kem_id(&self) -> u16 {
+        self.kem_id
+    }
+
+    /// The HPKE KDF's id.
+    pub fn kdf_id(&self) -> u16 {
+        self.kdf_id
+    }
+
+    /// The HPKE AEAD's id.
+    pub fn aead_id(&self) -> u16 {
+        self.aead_id
+    }
+
+    /// Key encryption (`HPKE-n-KE`, §3.3) rather than integrated encryption (§3.2).
+    pub fn is_key_encryption(&self) -> bool {
+        self.key_encryption
+    }
+
+    pub(crate) fn key_type(&self) -> KeyType {
+        self.key_type
+    }
+
+    pub(crate) fn suite(&self) -> Result<Suite, Error> {
+        Suite::new(self.kem_id, self.kdf_id, self.aead_id).map_err(Error::from)
+    }
+}
+
+/// A layer-0 content encryption algorithm of COSE_Encrypt (RFC 9053 §4.1, §4.3), each run
+/// by the HPKE AEAD of the same cipher. A192GCM has no HPKE AEAD and is not offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ContentAlgorithm {
+    /// A128GCM (1).
+    A128Gcm,
+    /// A256GCM (3).
+    A256Gcm,
+    /// ChaCha20/Poly1305 (24).
+    ChaCha20Poly1305,
+}
+
+impl ContentAlgorithm {
+    /// The COSE algorithm value.
+    pub fn value(self) -> i64 {
+        match self {
+            Self::A128Gcm => 1,
+            Self::A256Gcm => 3,
+            Self::ChaCha20Poly1305 => 24,
+        }
+    }
+
+    /// The algorithm of COSE value `value`, if this crate implements it.
+    pub fn from_value(value: i64) -> Option<Self> {
+        match value {
+            1 => Some(Self::A128Gcm),
+            3 => Some(Self::A256Gcm),
+            24 => Some(Self::ChaCha20Poly1305),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn aead_id(self) -> u16 {
+        match self {
+            Self::A128Gcm => 0x0001,
+            Self::A256Gcm => 0x0002,
+            Self::ChaCha20Poly1305 => 0x0003,
+        }
+    }
+
+    /// The CEK's length in bytes.
+    pub fn key_len(self) -> usize {
+        match self {
+            Self::A128Gcm => 16,
+            Self::A256Gcm | Self::ChaCha20Poly1305 => 32,
+        }
+    }
+}
+
+/// The IV of every layer-0 algorithm here: 96 bits (RFC 9053 §4.1, §4.3).
+pub(crate) const IV_LEN: usize = 12;

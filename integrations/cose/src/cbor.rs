@@ -1,0 +1,137 @@
+//! CBOR through ciborium, read strictly: one item and nothing after it, header maps whose
+//! labels are integers or text strings and appear once (RFC 9052 §3).
+
+use alloc::vec::Vec;
+
+use ciborium::Value;
+
+use crate::Error;
+
+/// Decodes exactly one CBOR item from `bytes`.
+pub(crate) fn decode(bytes: &[u8]) -> Result<Value, Error> {
+    let mut rest = bytes;
+    let value: Value =
+        ciborium::de::from_reader(&mut rest).map_err(|_| Error::Malformed("not CBOR"))?;
+    if !rest.is_empty() {
+        return Err(Error::Malformed("bytes after the CBOR item"));
+    }
+    Ok(value)
+}
+
+/// Encodes `value`; ciborium writes every head in its shortest form and every length
+/// definite, which is RFC 8949 §4.2.1's deterministic encoding for the arrays, integers and
+/// strings this crate builds (maps are written in the order given).
+pub(crate) fn encode(value: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = ciborium::ser::into_writer(value, &mut out);
+    out
+}
+
+/// A header bucket: labels (integer or text) with their values, each label once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Header(pub(crate) Vec<(Value, Value)>);
+
+fn same_label(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => i128::from(*x) == i128::from(*y),
+        (Value::Text(x), Value::Text(y)) => x == y,
+        _ => false,
+    }
+}
+
+impl Header {
+    pub(crate) fn from_value(value: Value) -> Result<Self, Error> {
+        let Value::Map(entries) = value else {
+            return Err(Error::Malformed("header is not a map"));
+        };
+        for (i, (label, _)) in entries.iter().enumerate() {
+            if !matches!(label, Value::Integer(_) | Value::Text(_)) {
+                return Err(Error::Malformed(
+                    "header label is neither an integer nor text",
+                ));
+            }
+            if entries[..i].iter().any(|(l, _)| same_label(l, label)) {
+                return Err(Error::DuplicateLabel);
+            }
+        }
+        Ok(Self(entries))
+    }
+
+    /// A protected bucket: the serialized map, or the empty byte string for an empty one.
+    pub(crate) fn from_protected(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.is_empty() {
+            return Ok(Self::default());
+        }
+        if bytes.len() > crate::MAX_HEADER_LEN {
+            return Err(Error::TooLarge);
+        }
+        Self::from_value(decode(bytes)?)
+    }
+
+    pub(crate) fn get(&self, label: i64) -> Option<&Value> {
+        let label = Value::from(label);
+        self.0
+            .iter()
+            .find(|(l, _)| same_label(l, &label))
+            .map(|(_, v)| v)
+    }
+
+    pub(crate) fn contains(&self, label: i64) -> bool {
+        self.get(label).is_some()
+    }
+
+    pub(crate) fn insert(&mut self, label: i64, value: Value) {
+        self.0.push((Value::from(label), value));
+    }
+
+    pub(crate) fn bytes(&self, label: i64) -> Result<Option<&[u8]>, Error> {
+        match self.get(label) {
+            None => Ok(None),
+            Some(Value::Bytes(b)) => Ok(Some(b)),
+            Some(_) => Err(Error::Malformed("header value is not a byte string")),
+        }
+    }
+
+    pub(crate) fn int(&self, label: i64) -> Result<Option<i64>, Error> {
+        match self.get(label) {
+            None => Ok(None),
+            Some(Value::Integer(i)) => i64::try_from(*i)
+                .map(Some)
+                .map_err(|_| Error::Malformed("integer out of range")),
+            Some(_) => Err(Error::Malformed("header value is not an integer")),
+        }
+    }
+
+    pub(crate) fn to_value(&self) -> Value {
+        Value::Map(self.0.clone())
+    }
+
+    /// The protected bucket's bytes: the empty byte string for an empty map (RFC 9052 §3).
+    pub(crate) fn to_protected(&self) -> Vec<u8> {
+        if self.0.is_empty() {
+            Vec::new()
+        } else {
+            encode(&self.to_value())
+        }
+    }
+}
+
+/// The two buckets of a layer, whose labels must be disjoint (RFC 9052 §3).
+pub(crate) fn disjoint(protected: &Header, unprotected: &Header) -> Result<(), Error> {
+    if protected
+        .0
+        .iter()
+        .any(|(l, _)| unprotected.0.iter().any(|(m, _)| same_label(l, m)))
+    {
+        return Err(Error::DuplicateLabel);
+    }
+    Ok(())
+}
+
+pub(crate) fn bstr(value: &Value) -> Result<&[u8], Error> {
+    match value {
+        Value::Bytes(b) => Ok(b),
+        _ => Err(Error::Malformed("expected a byte string")),
+    }
+}

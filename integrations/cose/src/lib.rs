@@ -1,0 +1,34 @@
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, unreachable_pub)]
+#![warn(clippy::missing_errors_doc, clippy::missing_panics_doc)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![doc = include_str!("../README.md")]
+
+extern crate alloc;
+
+mod alg;
+mod cbor;
+mod decrypt;
+mod encrypt;
+mod error;
+mod key;
+mod message;
+
+pub use alg::{Algorithm, ContentAlgorithm};
+pub use decrypt::Decryptor;
+pub use encrypt::{Encryptor, Recipient};
+pub use error::Error;
+pub use key::{PrivateCoseKey, PublicCoseKey};
+pub use typed_hpke::OsRng;
+/// The `rand_core` traits the encryptor takes (`CryptoRng`), re-exported so callers need not
+/// depend on the crate or match its version.
+pub use typed_hpke::rand_core;
+
+/// The longest serialized protected header this crate reads, in bytes. §3.3.4 expects
+/// implementations to support HPKE `info` up to 16,384 bytes, which bounds a recipient's
+/// protected header with its extra info.
+pub const MAX_HEADER_LEN: usize = 16 * 1024;
+
+/// The most recipients a COSE_Encrypt may have here.
+pub const MAX_RECIPIENTS: usize = 256;
