@@ -224,14 +224,9 @@ impl<'a> Decryptor<'a> {
         match message(bytes)? {
             Message::Encrypt0(items) => self.encrypt0(&items),
             Message::Encrypt(items) => {
-                let (content, cek, layer0) = self.unwrap(&items)?;
-                let iv = layer0
-                    .get(IV)
-                    .ok_or(Error::Header("the IV is missing"))
-                    .and_then(bstr)?;
-                if iv.len() != IV_LEN {
-                    return Err(Error::UnsupportedIv);
-                }
+                // Layer 0's algorithm and IV are checked before any HPKE work.
+                let (content, cek, layer0) = self.unwrap(&items, true)?;
+                let iv = layer0.get(IV).map_or(Ok(&[][..]), bstr)?;
                 let content =
                     ContentAlgorithm::from_value(content).ok_or(Error::UnsupportedAlgorithm)?;
                 if cek.len() != content.key_len() {
@@ -254,7 +249,7 @@ impl<'a> Decryptor<'a> {
     /// COSE_Encrypt0.
     pub fn unwrap_cek(&self, bytes: &[u8]) -> Result<(i64, Zeroizing<Vec<u8>>), Error> {
         match message(bytes)? {
-            Message::Encrypt(items) => self.unwrap(&items).map(|(alg, cek, _)| (alg, cek)),
+            Message::Encrypt(items) => self.unwrap(&items, false).map(|(alg, cek, _)| (alg, cek)),
             Message::Encrypt0(_) => Err(Error::Malformed("a COSE_Encrypt0 has no CEK")),
         }
     }
@@ -318,9 +313,12 @@ impl<'a> Decryptor<'a> {
     }
 
     /// §3.3: layer 0's algorithm, the CEK from this key's recipient, and layer 0.
+    /// With `runnable`, layer 0's algorithm and IV are checked first: one this crate runs, 96
+    /// bits.
     fn unwrap<'m>(
         &self,
         items: &'m [Value],
+        runnable: bool,
     ) -> Result<(i64, Zeroizing<Vec<u8>>, Layer<'m>), Error> {
         if !self.info.is_empty() {
             return Err(Error::Header("info given for COSE_Encrypt"));
@@ -336,6 +334,16 @@ impl<'a> Decryptor<'a> {
         };
         if layer0.get(PARTIAL_IV).is_some() {
             return Err(Error::Header("Partial IV is not supported"));
+        }
+        if runnable {
+            ContentAlgorithm::from_value(content).ok_or(Error::UnsupportedAlgorithm)?;
+            let iv = layer0
+                .get(IV)
+                .ok_or(Error::Header("the IV is missing"))
+                .and_then(bstr)?;
+            if iv.len() != IV_LEN {
+                return Err(Error::UnsupportedIv);
+            }
         }
         let Value::Array(recipients) = &items[3] else {
             return Err(Error::Malformed("recipients"));

@@ -1,0 +1,519 @@
+//! Every refusal rule, each with a message that only that rule refuses.
+
+use ciborium::Value;
+use typed_hpke_cose::{
+    Algorithm, ContentAlgorithm, Decryptor, Encryptor, Error, PrivateCoseKey, PublicCoseKey,
+    Recipient,
+};
+
+/// A CBOR map's entries.
+type Entries = Vec<(Value, Value)>;
+/// A named edit of a COSE_Key.
+type Edit = Box<dyn Fn(&mut Entries)>;
+
+fn rng() -> typed_hpke_cose::OsRng {
+    typed_hpke_cose::OsRng::default()
+}
+
+fn key(alg: Algorithm) -> PrivateCoseKey {
+    PrivateCoseKey::generate(alg, &mut rng())
+        .unwrap()
+        .with_kid(alg.name().as_bytes().to_vec())
+}
+
+fn encrypt0(key: &PrivateCoseKey) -> Vec<u8> {
+    Encryptor::encrypt0(Algorithm::HPKE_3, key.public_key())
+        .unwrap()
+        .encrypt(&mut rng(), b"secret")
+        .unwrap()
+}
+
+fn encrypt(key: &PrivateCoseKey) -> Vec<u8> {
+    Encryptor::key_encryption(ContentAlgorithm::A128Gcm)
+        .recipient(Recipient::new(Algorithm::HPKE_3_KE, key.public_key()).unwrap())
+        .unwrap()
+        .encrypt(&mut rng(), b"secret")
+        .unwrap()
+}
+
+fn decode(bytes: &[u8]) -> Value {
+    ciborium::de::from_reader(bytes).unwrap()
+}
+
+fn encode(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    ciborium::ser::into_writer(v, &mut out).unwrap();
+    out
+}
+
+/// The message's array (inside its tag).
+fn items(v: &mut Value) -> &mut Vec<Value> {
+    match v {
+        Value::Tag(_, inner) => items(inner),
+        Value::Array(a) => a,
+        _ => panic!(),
+    }
+}
+
+fn map(v: &mut Value) -> &mut Vec<(Value, Value)> {
+    match v {
+        Value::Map(m) => m,
+        _ => panic!(),
+    }
+}
+
+/// Edits a protected bucket (a serialized map in a byte string).
+fn edit_protected(slot: &mut Value, f: impl FnOnce(&mut Vec<(Value, Value)>)) {
+    let Value::Bytes(b) = slot else { panic!() };
+    let mut m = if b.is_empty() {
+        Value::Map(vec![])
+    } else {
+        decode(b)
+    };
+    f(map(&mut m));
+    *slot = Value::Bytes(encode(&m));
+}
+
+fn edited(message: &[u8], f: impl FnOnce(&mut Vec<Value>)) -> Vec<u8> {
+    let mut v = decode(message);
+    f(items(&mut v));
+    encode(&v)
+}
+
+fn take(m: &mut Vec<(Value, Value)>, label: i64) -> Value {
+    let i = m
+        .iter()
+        .position(|(l, _)| *l == Value::from(label))
+        .unwrap();
+    m.remove(i).1
+}
+
+#[test]
+fn baseline_messages_decrypt() {
+    let (k, ke) = (key(Algorithm::HPKE_3), key(Algorithm::HPKE_3_KE));
+    assert_eq!(
+        Decryptor::new(&k).decrypt(&encrypt0(&k)).unwrap(),
+        b"secret"
+    );
+    assert_eq!(
+        Decryptor::new(&ke).decrypt(&encrypt(&ke)).unwrap(),
+        b"secret"
+    );
+}
+
+#[test]
+fn cbor_shape() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let d = Decryptor::new(&k);
+    assert!(matches!(
+        d.decrypt(&[m.clone(), vec![0]].concat()),
+        Err(Error::Malformed(_))
+    ));
+    assert!(matches!(
+        d.decrypt(&m[..m.len() - 1]),
+        Err(Error::Malformed(_))
+    ));
+    assert!(matches!(d.decrypt(&[0xff]), Err(Error::Malformed(_))));
+    // Another tag, and the wrong tag for the shape.
+    let mut v = decode(&m);
+    if let Value::Tag(t, _) = &mut v {
+        *t = 17;
+    }
+    assert!(matches!(d.decrypt(&encode(&v)), Err(Error::Malformed(_))));
+    let mut v = decode(&m);
+    if let Value::Tag(t, _) = &mut v {
+        *t = 96;
+    }
+    assert!(matches!(d.decrypt(&encode(&v)), Err(Error::Malformed(_))));
+    // Untagged is a COSE_Encrypt0 still.
+    let Value::Tag(_, inner) = decode(&m) else {
+        panic!()
+    };
+    assert_eq!(d.decrypt(&encode(&inner)).unwrap(), b"secret");
+    // A header that is not a map, a label that is neither int nor text.
+    let bad = edited(&m, |i| i[1] = Value::Array(vec![]));
+    assert!(matches!(d.decrypt(&bad), Err(Error::Malformed(_))));
+    let bad = edited(&m, |i| {
+        map(&mut i[1]).push((Value::Bytes(vec![1]), Value::from(1)))
+    });
+    assert!(matches!(d.decrypt(&bad), Err(Error::Malformed(_))));
+}
+
+#[test]
+fn duplicate_labels() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let d = Decryptor::new(&k);
+    // Twice in the unprotected bucket, twice in the protected one, in both.
+    let bad = edited(&m, |i| {
+        map(&mut i[1]).push((Value::from(4), Value::Bytes(b"x".to_vec())))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::DuplicateLabel));
+    let bad = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p.push((Value::from(1), Value::from(41))))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::DuplicateLabel));
+    let bad = edited(&m, |i| {
+        map(&mut i[1]).push((Value::from(1), Value::from(41)))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::DuplicateLabel));
+    // In a COSE_Key.
+    let mut key_value = decode(&k.to_cbor().unwrap());
+    map(&mut key_value).push((Value::from(1), Value::from(1)));
+    assert_eq!(
+        PrivateCoseKey::from_cbor(&encode(&key_value)).unwrap_err(),
+        Error::DuplicateLabel
+    );
+}
+
+#[test]
+fn encrypt0_header_rules() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let d = Decryptor::new(&k);
+    let header = |bad: &[u8]| matches!(d.decrypt(bad), Err(Error::Header(_)));
+    // alg unprotected.
+    assert!(header(&edited(&m, |i| {
+        let mut alg = Value::Null;
+        edit_protected(&mut i[0], |p| alg = take(p, 1));
+        map(&mut i[1]).push((Value::from(1), alg));
+    })));
+    // ek protected, ek missing.
+    assert!(header(&edited(&m, |i| {
+        let ek = take(map(&mut i[1]), -4);
+        edit_protected(&mut i[0], |p| p.push((Value::from(-4), ek)));
+    })));
+    assert!(header(&edited(&m, |i| {
+        take(map(&mut i[1]), -4);
+    })));
+    // psk_id unprotected; an IV.
+    assert!(header(&edited(&m, |i| map(&mut i[1])
+        .push((Value::from(-5), Value::Bytes(b"id".to_vec()))))));
+    assert!(header(&edited(&m, |i| map(&mut i[1])
+        .push((Value::from(5), Value::Bytes(vec![0; 12]))))));
+    // A key-encryption algorithm in COSE_Encrypt0.
+    let ke = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p[0].1 = Value::from(49))
+    });
+    assert_eq!(d.decrypt(&ke), Err(Error::UnsupportedAlgorithm));
+    let unknown = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p[0].1 = Value::from(-7))
+    });
+    assert_eq!(d.decrypt(&unknown), Err(Error::UnsupportedAlgorithm));
+    // The protected header is authenticated: a label added after sealing.
+    let added = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p.push((Value::from(3), Value::from(0))))
+    });
+    assert_eq!(d.decrypt(&added), Err(Error::Decrypt));
+}
+
+#[test]
+fn encrypt_header_rules() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let m = encrypt(&k);
+    let d = Decryptor::new(&k);
+    fn rcpt(i: &mut [Value]) -> &mut Vec<Value> {
+        let Value::Array(rs) = &mut i[3] else {
+            panic!()
+        };
+        let Value::Array(r) = &mut rs[0] else {
+            panic!()
+        };
+        r
+    }
+    // A recipient's alg unprotected.
+    let bad = edited(&m, |i| {
+        let r = rcpt(i);
+        let mut alg = Value::Null;
+        edit_protected(&mut r[0], |p| alg = take(p, 1));
+        map(&mut r[1]).push((Value::from(1), alg));
+    });
+    assert!(matches!(d.decrypt(&bad), Err(Error::Header(_))));
+    // An integrated algorithm in a recipient.
+    let bad = edited(&m, |i| {
+        edit_protected(&mut rcpt(i)[0], |p| p[0].1 = Value::from(41))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::UnsupportedAlgorithm));
+    // ek missing.
+    let bad = edited(&m, |i| {
+        take(map(&mut rcpt(i)[1]), -4);
+    });
+    assert!(matches!(d.decrypt(&bad), Err(Error::Header(_))));
+    // Layer 0: an unknown algorithm, an IV missing, 16 bytes, a Partial IV.
+    let bad = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p[0].1 = Value::from(2))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::UnsupportedAlgorithm));
+    let bad = edited(&m, |i| {
+        take(map(&mut i[1]), 5);
+    });
+    assert!(matches!(d.decrypt(&bad), Err(Error::Header(_))));
+    let bad = edited(&m, |i| map(&mut i[1])[0].1 = Value::Bytes(vec![0; 16]));
+    assert_eq!(d.decrypt(&bad), Err(Error::UnsupportedIv));
+    let bad = edited(&m, |i| {
+        map(&mut i[1]).push((Value::from(6), Value::Bytes(vec![1])))
+    });
+    assert!(matches!(d.decrypt(&bad), Err(Error::Header(_))));
+    // Layer 0's algorithm swapped: next_layer_alg binds it (§3.3.3), the CEK does not open.
+    let bad = edited(&m, |i| {
+        edit_protected(&mut i[0], |p| p[0].1 = Value::from(3))
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::Decrypt));
+    // No recipients; a recipient of four items with an HPKE alg.
+    let bad = edited(&m, |i| i[3] = Value::Array(vec![]));
+    assert!(matches!(d.decrypt(&bad), Err(Error::Malformed(_))));
+    let bad = edited(&m, |i| rcpt(i).push(Value::Array(vec![])));
+    assert!(matches!(d.decrypt(&bad), Err(Error::Malformed(_))));
+    // Too many recipients.
+    let bad = edited(&m, |i| {
+        let Value::Array(rs) = &mut i[3] else {
+            panic!()
+        };
+        let r = rs[0].clone();
+        rs.resize(typed_hpke_cose::MAX_RECIPIENTS + 1, r);
+    });
+    assert_eq!(d.decrypt(&bad), Err(Error::TooLarge));
+}
+
+#[test]
+fn critical_labels() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let crit = |labels: Value, extra: bool| {
+        edited(&m, |i| {
+            edit_protected(&mut i[0], |p| {
+                p.push((Value::from(2), labels));
+                if extra {
+                    p.push((Value::from(-70000), Value::from(1)));
+                }
+            })
+        })
+    };
+    let listed = crit(Value::Array(vec![Value::from(-70000)]), true);
+    assert_eq!(Decryptor::new(&k).decrypt(&listed), Err(Error::Critical));
+    // Understood: the header rules pass and the (changed) protected header fails to open.
+    assert_eq!(
+        Decryptor::new(&k).understand(&[-70000]).decrypt(&listed),
+        Err(Error::Decrypt)
+    );
+    for bad in [
+        crit(Value::Array(vec![]), true),
+        crit(Value::Array(vec![Value::from(-70000)]), false),
+        crit(Value::from(1), true),
+    ] {
+        assert_eq!(
+            Decryptor::new(&k).understand(&[-70000]).decrypt(&bad),
+            Err(Error::Critical)
+        );
+    }
+    let unprotected = edited(&m, |i| {
+        map(&mut i[1]).push((Value::from(2), Value::Array(vec![Value::from(4)])))
+    });
+    assert_eq!(
+        Decryptor::new(&k).understand(&[4]).decrypt(&unprotected),
+        Err(Error::Critical)
+    );
+}
+
+#[test]
+fn psk_mode_must_agree() {
+    let k = key(Algorithm::HPKE_3);
+    let psk = [7u8; 32];
+    let m = Encryptor::encrypt0(Algorithm::HPKE_3, k.public_key())
+        .unwrap()
+        .psk(&psk, b"id")
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap();
+    assert_eq!(Decryptor::new(&k).decrypt(&m), Err(Error::Psk));
+    assert_eq!(
+        Decryptor::new(&k).psk(&psk, b"other").unwrap().decrypt(&m),
+        Err(Error::Psk)
+    );
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&[8u8; 32], b"id")
+            .unwrap()
+            .decrypt(&m),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&psk, b"id")
+            .unwrap()
+            .decrypt(&m)
+            .unwrap(),
+        b"x"
+    );
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&psk, b"id")
+            .unwrap()
+            .decrypt(&encrypt0(&k)),
+        Err(Error::Psk)
+    );
+    assert!(Decryptor::new(&k).psk(&[1u8; 16], b"id").is_err());
+}
+
+#[test]
+fn detached_ciphertexts() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let (m, ct) = Encryptor::key_encryption(ContentAlgorithm::ChaCha20Poly1305)
+        .recipient(Recipient::new(Algorithm::HPKE_3_KE, k.public_key()).unwrap())
+        .unwrap()
+        .encrypt_detached(&mut rng(), b"detached")
+        .unwrap();
+    assert_eq!(Decryptor::new(&k).decrypt(&m), Err(Error::Detached));
+    assert_eq!(
+        Decryptor::new(&k).detached(&ct).decrypt(&m).unwrap(),
+        b"detached"
+    );
+    assert_eq!(
+        Decryptor::new(&k).detached(&ct).decrypt(&encrypt(&k)),
+        Err(Error::Detached)
+    );
+    let k0 = key(Algorithm::HPKE_3);
+    let (m, ct) = Encryptor::encrypt0(Algorithm::HPKE_3, k0.public_key())
+        .unwrap()
+        .encrypt_detached(&mut rng(), b"d0")
+        .unwrap();
+    assert_eq!(
+        Decryptor::new(&k0).detached(&ct).decrypt(&m).unwrap(),
+        b"d0"
+    );
+}
+
+#[test]
+fn keys_and_recipients() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let m = encrypt(&k);
+    let other = PrivateCoseKey::generate(Algorithm::HPKE_3_KE, &mut rng()).unwrap();
+    assert_eq!(Decryptor::new(&other).decrypt(&m), Err(Error::Decrypt));
+    assert_eq!(
+        Decryptor::new(&other.clone().with_kid(*b"someone")).decrypt(&m),
+        Err(Error::NoRecipient)
+    );
+    assert_eq!(
+        Decryptor::new(&key(Algorithm::HPKE_0_KE)).decrypt(&m),
+        Err(Error::NoRecipient)
+    );
+    // Mode confusion.
+    assert!(matches!(
+        Decryptor::new(&k).info(b"x").decrypt(&m),
+        Err(Error::Header(_))
+    ));
+    let k0 = key(Algorithm::HPKE_3);
+    assert!(matches!(
+        Decryptor::new(&k0).extra_info(b"x").decrypt(&encrypt0(&k0)),
+        Err(Error::Header(_))
+    ));
+    assert!(matches!(
+        Decryptor::new(&k0).hpke_aad(b"x").decrypt(&encrypt0(&k0)),
+        Err(Error::Header(_))
+    ));
+    // Wrong inputs.
+    assert_eq!(
+        Decryptor::new(&k).extra_info(b"x").decrypt(&m),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k).hpke_aad(b"x").decrypt(&m),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k).external_aad(b"x").decrypt(&m),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k0).info(b"x").decrypt(&encrypt0(&k0)),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k0)
+            .external_aad(b"x")
+            .decrypt(&encrypt0(&k0)),
+        Err(Error::Decrypt)
+    );
+}
+
+#[test]
+fn cose_key_validation() {
+    let k = key(Algorithm::HPKE_0);
+    let bytes = k.to_cbor().unwrap();
+    let edit = |f: &dyn Fn(&mut Entries)| {
+        let mut v = decode(&bytes);
+        f(map(&mut v));
+        PrivateCoseKey::from_cbor(&encode(&v)).map(|_| ())
+    };
+    assert_eq!(edit(&|_| {}), Ok(()));
+    let set = |label: i64, value: Value| {
+        move |m: &mut Vec<(Value, Value)>| {
+            if let Some(e) = m.iter_mut().find(|(l, _)| *l == Value::from(label)) {
+                e.1 = value.clone();
+            } else {
+                m.push((Value::from(label), value.clone()));
+            }
+        }
+    };
+    let cases: Vec<(&str, Edit)> = vec![
+        ("short x", Box::new(set(-2, Value::Bytes(vec![1; 31])))),
+        (
+            "off the curve",
+            Box::new(set(-3, Value::Bytes(vec![1; 32]))),
+        ),
+        ("compressed y", Box::new(set(-3, Value::Bool(true)))),
+        ("another d", Box::new(set(-4, Value::Bytes(vec![1; 32])))),
+        (
+            "key_ops sign",
+            Box::new(set(4, Value::Array(vec![Value::from(1)]))),
+        ),
+        (
+            "key_ops empty for a private key",
+            Box::new(set(4, Value::Array(vec![]))),
+        ),
+        ("alg of another curve", Box::new(set(3, Value::from(41)))),
+        ("unknown alg", Box::new(set(3, Value::from(-7)))),
+        ("unknown curve", Box::new(set(-1, Value::from(8)))),
+        ("okp with y", Box::new(set(1, Value::from(1)))),
+        ("kty symmetric", Box::new(set(1, Value::from(4)))),
+        ("kid a number", Box::new(set(2, Value::from(1)))),
+    ];
+    for (what, f) in cases {
+        assert!(edit(&*f).is_err(), "{what}");
+    }
+    assert_eq!(edit(&set(4, Value::Array(vec![Value::from(8)]))), Ok(()));
+    // A public key's key_ops must be empty (§3.4).
+    let mut v = decode(&k.public_key().to_cbor().unwrap());
+    map(&mut v).push((Value::from(4), Value::Array(vec![Value::from(8)])));
+    assert_eq!(
+        PublicCoseKey::from_cbor(&encode(&v)).unwrap_err(),
+        Error::InvalidKey
+    );
+    // AKP without alg; no private key.
+    let pq = key(Algorithm::HPKE_9);
+    let mut v = decode(&pq.to_cbor().unwrap());
+    take(map(&mut v), 3);
+    assert_eq!(
+        PrivateCoseKey::from_cbor(&encode(&v)).unwrap_err(),
+        Error::InvalidKey
+    );
+    assert_eq!(
+        PrivateCoseKey::from_cbor(&k.public_key().to_cbor().unwrap()).unwrap_err(),
+        Error::InvalidKey
+    );
+    // Encryptor refusals.
+    assert_eq!(
+        Encryptor::encrypt0(Algorithm::HPKE_3, k.public_key()).unwrap_err(),
+        Error::InvalidKey
+    );
+    assert_eq!(
+        Encryptor::encrypt0(Algorithm::HPKE_0_KE, k.public_key()).unwrap_err(),
+        Error::UnsupportedAlgorithm
+    );
+    assert!(
+        Encryptor::key_encryption(ContentAlgorithm::A128Gcm)
+            .encrypt(&mut rng(), b"x")
+            .is_err()
+    );
+}

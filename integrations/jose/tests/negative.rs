@@ -1,0 +1,490 @@
+//! Every refusal rule, each with a message that only that rule refuses.
+
+use base64ct::{Base64UrlUnpadded as B64, Encoding};
+use serde_json::{Value, json};
+use typed_hpke_jose::{
+    Algorithm, ContentEncryption, Decryptor, Encryptor, Error, Jwe, PrivateJwk, PublicJwk,
+    Recipient,
+};
+
+/// A named edit of a JSON value.
+type Edit = Box<dyn Fn(&mut Value)>;
+
+fn rng() -> typed_hpke_jose::OsRng {
+    typed_hpke_jose::OsRng::default()
+}
+
+fn key(alg: Algorithm) -> PrivateJwk {
+    PrivateJwk::generate(alg, &mut rng())
+        .unwrap()
+        .with_kid(format!("kid-{}", alg.name()))
+}
+
+fn integrated(key: &PrivateJwk) -> Value {
+    let jwe = Encryptor::integrated(Algorithm::HPKE_3, key.public_jwk())
+        .unwrap()
+        .aad(b"aad")
+        .encrypt(&mut rng(), b"secret")
+        .unwrap();
+    serde_json::from_str(&jwe.to_flattened().unwrap()).unwrap()
+}
+
+fn key_encryption(key: &PrivateJwk) -> Value {
+    let jwe = Encryptor::key_encryption(ContentEncryption::A128Gcm)
+        .recipient(Recipient::new(Algorithm::HPKE_3_KE, key.public_jwk()).unwrap())
+        .unwrap()
+        .aad(b"aad")
+        .encrypt(&mut rng(), b"secret")
+        .unwrap();
+    serde_json::from_str(&jwe.to_flattened().unwrap()).unwrap()
+}
+
+fn header(jwe: &Value) -> Value {
+    serde_json::from_slice(&B64::decode_vec(jwe["protected"].as_str().unwrap()).unwrap()).unwrap()
+}
+
+fn with_header(mut jwe: Value, edit: impl FnOnce(&mut Value)) -> Value {
+    let mut h = header(&jwe);
+    edit(&mut h);
+    jwe["protected"] = B64::encode_string(h.to_string().as_bytes()).into();
+    jwe
+}
+
+fn decrypt(key: &PrivateJwk, jwe: &Value) -> Result<Vec<u8>, Error> {
+    Decryptor::new(key).decrypt(&Jwe::parse(&jwe.to_string())?)
+}
+
+#[test]
+fn baseline_messages_decrypt() {
+    let (k, ke) = (key(Algorithm::HPKE_3), key(Algorithm::HPKE_3_KE));
+    assert_eq!(decrypt(&k, &integrated(&k)).unwrap(), b"secret");
+    assert_eq!(decrypt(&ke, &key_encryption(&ke)).unwrap(), b"secret");
+}
+
+#[test]
+fn duplicate_members_anywhere() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = integrated(&k);
+    let p = jwe["protected"].as_str().unwrap();
+    // Top level.
+    let text = format!(r#"{{"protected":"{p}","ciphertext":"AA","ciphertext":"AA"}}"#);
+    assert_eq!(Jwe::parse(&text), Err(Error::DuplicateMember));
+    // Inside the protected header.
+    let dup = B64::encode_string(br#"{"alg":"HPKE-3","alg":"HPKE-3"}"#);
+    let text = format!(r#"{{"protected":"{dup}","ciphertext":"AA"}}"#);
+    assert_eq!(Jwe::parse(&text), Err(Error::DuplicateMember));
+    // Nested in an unprotected header.
+    let text =
+        format!(r#"{{"protected":"{p}","unprotected":{{"x":{{"a":1,"a":2}}}},"ciphertext":"AA"}}"#);
+    assert_eq!(Jwe::parse(&text), Err(Error::DuplicateMember));
+    // In a JWK.
+    let jwk: Value = serde_json::from_str(&k.public_jwk().to_json().unwrap()).unwrap();
+    let x = jwk["x"].as_str().unwrap();
+    let text = format!(r#"{{"kty":"OKP","crv":"X25519","x":"{x}","x":"{x}"}}"#);
+    assert_eq!(
+        PublicJwk::from_json(&text).unwrap_err(),
+        Error::DuplicateMember
+    );
+}
+
+#[test]
+fn base64_must_be_canonical_and_unpadded() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = integrated(&k);
+    for bad in ["AA==", "AB", "A", "A+", "A/", "A A"] {
+        let mut j = jwe.clone();
+        j["ciphertext"] = bad.into();
+        assert_eq!(Jwe::parse(&j.to_string()), Err(Error::Base64), "{bad}");
+    }
+}
+
+#[test]
+fn compact_has_five_parts() {
+    let k = key(Algorithm::HPKE_3);
+    let compact = Jwe::parse(&integrated(&k).to_string()).unwrap();
+    let mut c = compact.clone();
+    // Compact cannot carry the JWE AAD.
+    assert_eq!(c.to_compact(), Err(Error::Serialization));
+    let text = Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap()
+        .to_compact()
+        .unwrap();
+    for bad in [
+        format!("{text}."),
+        text.rsplit_once('.').unwrap().0.to_string(),
+        format!(".{}", text.split_once('.').unwrap().1),
+    ] {
+        assert!(
+            matches!(Jwe::parse(&bad), Err(Error::Malformed(_))),
+            "{bad}"
+        );
+    }
+    c = Jwe::parse(&text).unwrap();
+    assert_eq!(Decryptor::new(&k).decrypt(&c).unwrap(), b"x");
+}
+
+#[test]
+fn integrated_header_rules() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = integrated(&k);
+    let cases: [(&str, Edit); 3] = [
+        ("enc", Box::new(|h| h["enc"] = "A128GCM".into())),
+        ("ek", Box::new(|h| h["ek"] = "AAAA".into())),
+        ("zip", Box::new(|h| h["zip"] = "DEF".into())),
+    ];
+    for (what, edit) in cases {
+        assert!(
+            matches!(
+                decrypt(&k, &with_header(jwe.clone(), edit)),
+                Err(Error::Header(_))
+            ),
+            "{what}"
+        );
+    }
+    // psk_id unprotected.
+    let mut j = jwe.clone();
+    j["unprotected"] = json!({"psk_id": "cHNr"});
+    assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))));
+    // alg unprotected only.
+    let mut j = with_header(jwe.clone(), |h| {
+        h.as_object_mut().unwrap().remove("alg");
+    });
+    j["unprotected"] = json!({"alg": "HPKE-3"});
+    assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))));
+    // A non-empty IV or tag.
+    for member in ["iv", "tag"] {
+        let mut j = jwe.clone();
+        j[member] = "AAAAAAAAAAAAAAAA".into();
+        assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))), "{member}");
+    }
+    // Two recipients.
+    let mut j = jwe.clone();
+    let r = json!({"encrypted_key": j["encrypted_key"].clone()});
+    j.as_object_mut().unwrap().remove("encrypted_key");
+    j["recipients"] = json!([r.clone(), r]);
+    assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))));
+    // One parameter in two locations.
+    let mut j = jwe.clone();
+    j["unprotected"] = json!({"kid": "kid-HPKE-3"});
+    assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))));
+}
+
+#[test]
+fn key_encryption_header_rules() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let jwe = key_encryption(&k);
+    let drop = |name: &'static str| {
+        move |h: &mut Value| {
+            h.as_object_mut().unwrap().remove(name);
+        }
+    };
+    assert!(matches!(
+        decrypt(&k, &with_header(jwe.clone(), drop("ek"))),
+        Err(Error::Header(_))
+    ));
+    assert!(matches!(
+        decrypt(&k, &with_header(jwe.clone(), drop("enc"))),
+        Err(Error::Header(_))
+    ));
+    let a192 = with_header(jwe.clone(), |h| h["enc"] = "A192GCM".into());
+    assert_eq!(decrypt(&k, &a192), Err(Error::UnsupportedAlgorithm));
+    let mut j = jwe.clone();
+    j["iv"] = B64::encode_string(&[0u8; 16]).into();
+    assert!(matches!(decrypt(&k, &j), Err(Error::Header(_))));
+    // Another ek (a valid key, not the sender's): the CEK does not open.
+    let other = Encryptor::key_encryption(ContentEncryption::A128Gcm)
+        .recipient(Recipient::new(Algorithm::HPKE_3_KE, k.public_jwk()).unwrap())
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap();
+    let ek = other.protected_header()["ek"].clone();
+    assert_eq!(
+        decrypt(&k, &with_header(jwe.clone(), |h| h["ek"] = ek)),
+        Err(Error::Decrypt)
+    );
+    // An enc that names another content encryption: the Recipient_structure differs.
+    let a256 = with_header(jwe.clone(), |h| h["enc"] = "A256GCM".into());
+    assert_eq!(decrypt(&k, &a256), Err(Error::Decrypt));
+}
+
+#[test]
+fn critical_parameters() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = integrated(&k);
+    let understood = |jwe: &Value, names: &[&str]| {
+        Decryptor::new(&k)
+            .understand(names)
+            .decrypt(&Jwe::parse(&jwe.to_string()).unwrap())
+    };
+    // The sender marks "exp" critical: refused unless understood; understood, it decrypts
+    // only with the header as sent (the protected header is authenticated).
+    let sealed = Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+        .unwrap()
+        .header("exp", json!(1))
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap();
+    let with_crit: Value = serde_json::from_str(&sealed.to_flattened().unwrap()).unwrap();
+    let with_crit = with_header(with_crit, |h| h["crit"] = json!(["exp"]));
+    assert_eq!(understood(&with_crit, &[]), Err(Error::Critical));
+    assert_eq!(understood(&with_crit, &["exp"]), Err(Error::Decrypt)); // header changed after sealing
+    for crit in [
+        json!([]),
+        json!(["alg"]),
+        json!(["absent"]),
+        json!("exp"),
+        json!([1]),
+    ] {
+        let j = with_header(jwe.clone(), |h| {
+            h["exp"] = json!(1);
+            h["crit"] = crit.clone();
+        });
+        assert_eq!(
+            understood(&j, &["exp", "absent"]),
+            Err(Error::Critical),
+            "{crit}"
+        );
+    }
+    let mut j = jwe.clone();
+    j["unprotected"] = json!({"crit": ["exp"], "exp": 1});
+    assert_eq!(understood(&j, &["exp"]), Err(Error::Critical));
+}
+
+#[test]
+fn psk_mode_must_agree() {
+    let k = key(Algorithm::HPKE_3);
+    let psk = [7u8; 32];
+    let jwe = Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+        .unwrap()
+        .psk(&psk, b"id")
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap();
+    assert_eq!(Decryptor::new(&k).decrypt(&jwe), Err(Error::Psk));
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&psk, b"other")
+            .unwrap()
+            .decrypt(&jwe),
+        Err(Error::Psk)
+    );
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&[8u8; 32], b"id")
+            .unwrap()
+            .decrypt(&jwe),
+        Err(Error::Decrypt)
+    );
+    assert_eq!(
+        Decryptor::new(&k)
+            .psk(&psk, b"id")
+            .unwrap()
+            .decrypt(&jwe)
+            .unwrap(),
+        b"x"
+    );
+    // A base-mode message is refused when a PSK is expected (no stripping).
+    let base = Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+        .unwrap()
+        .encrypt(&mut rng(), b"x")
+        .unwrap();
+    assert_eq!(
+        Decryptor::new(&k).psk(&psk, b"id").unwrap().decrypt(&base),
+        Err(Error::Psk)
+    );
+    // Short PSKs are refused on both sides.
+    assert_eq!(
+        Decryptor::new(&k).psk(&[1u8; 16], b"id").unwrap_err(),
+        Error::Hpke(typed_hpke::Error::InvalidPsk)
+    );
+    assert!(
+        Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+            .unwrap()
+            .psk(&[1u8; 16], b"id")
+            .is_err()
+    );
+}
+
+#[test]
+fn keys_and_recipients() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = integrated(&k);
+    // Another key of the algorithm, without a kid: tried, fails.
+    let other = PrivateJwk::generate(Algorithm::HPKE_3, &mut rng()).unwrap();
+    assert_eq!(decrypt(&other, &jwe), Err(Error::Decrypt));
+    // With another kid, or of another KEM, or bound to another alg: not this key's.
+    assert_eq!(
+        decrypt(&other.clone().with_kid("someone"), &jwe),
+        Err(Error::NoRecipient)
+    );
+    assert_eq!(
+        decrypt(&key(Algorithm::HPKE_0), &jwe),
+        Err(Error::NoRecipient)
+    );
+    assert_eq!(
+        decrypt(&k.clone().with_alg(Algorithm::HPKE_4).unwrap(), &jwe),
+        Err(Error::NoRecipient)
+    );
+    // Mode confusion: the inputs of one mode given for a message of the other.
+    let parsed = Jwe::parse(&jwe.to_string()).unwrap();
+    assert!(matches!(
+        Decryptor::new(&k).extra_info(b"x").decrypt(&parsed),
+        Err(Error::Header(_))
+    ));
+    let ke = key(Algorithm::HPKE_3_KE);
+    let parsed = Jwe::parse(&key_encryption(&ke).to_string()).unwrap();
+    assert!(matches!(
+        Decryptor::new(&ke).info(b"x").decrypt(&parsed),
+        Err(Error::Header(_))
+    ));
+    // Wrong info / extra info.
+    assert_eq!(
+        Decryptor::new(&ke).extra_info(b"x").decrypt(&parsed),
+        Err(Error::Decrypt)
+    );
+}
+
+#[test]
+fn tampering_is_detected() {
+    for (k, jwe) in [
+        (key(Algorithm::HPKE_3), None),
+        (key(Algorithm::HPKE_3_KE), Some(())),
+    ] {
+        let jwe = if jwe.is_some() {
+            key_encryption(&k)
+        } else {
+            integrated(&k)
+        };
+        let mut j = jwe.clone();
+        j["aad"] = B64::encode_string(b"AAD").into();
+        assert_eq!(decrypt(&k, &j), Err(Error::Decrypt));
+        let mut j = jwe.clone();
+        let mut ct = B64::decode_vec(j["ciphertext"].as_str().unwrap()).unwrap();
+        ct[0] ^= 1;
+        j["ciphertext"] = B64::encode_string(&ct).into();
+        assert_eq!(decrypt(&k, &j), Err(Error::Decrypt));
+        let j = with_header(jwe.clone(), |h| h["typ"] = "x".into());
+        assert_eq!(decrypt(&k, &j), Err(Error::Decrypt));
+        let mut j = jwe.clone();
+        j.as_object_mut().unwrap().remove("aad");
+        assert_eq!(decrypt(&k, &j), Err(Error::Decrypt));
+    }
+}
+
+#[test]
+fn jwk_validation() {
+    let k = key(Algorithm::HPKE_0);
+    let jwk: Value = serde_json::from_str(&k.to_json().unwrap()).unwrap();
+    let edit = |f: &dyn Fn(&mut Value)| {
+        let mut j = jwk.clone();
+        f(&mut j);
+        PrivateJwk::from_json(&j.to_string()).map(|_| ())
+    };
+    assert_eq!(edit(&|_| {}), Ok(()));
+    let short = B64::encode_string(&[1u8; 31]);
+    let cases: Vec<(&str, Edit)> = vec![
+        ("short x", Box::new(move |j| j["x"] = short.clone().into())),
+        (
+            "off the curve",
+            Box::new(|j| j["y"] = B64::encode_string(&[1u8; 32]).into()),
+        ),
+        (
+            "another d",
+            Box::new(|j| j["d"] = B64::encode_string(&[1u8; 32]).into()),
+        ),
+        (
+            "no d",
+            Box::new(|j| {
+                j.as_object_mut().unwrap().remove("d");
+            }),
+        ),
+        ("use sig", Box::new(|j| j["use"] = "sig".into())),
+        (
+            "alg of another curve",
+            Box::new(|j| j["alg"] = "HPKE-3".into()),
+        ),
+        ("unknown alg", Box::new(|j| j["alg"] = "ECDH-ES".into())),
+        ("unknown curve", Box::new(|j| j["crv"] = "secp256k1".into())),
+        ("okp with y", Box::new(|j| j["kty"] = "OKP".into())),
+        (
+            "AKP without alg",
+            Box::new(|j| {
+                j["kty"] = "AKP".into();
+                j.as_object_mut().unwrap().remove("alg");
+            }),
+        ),
+        (
+            "kty missing",
+            Box::new(|j| {
+                j.as_object_mut().unwrap().remove("kty");
+            }),
+        ),
+        ("x a number", Box::new(|j| j["x"] = 1.into())),
+    ];
+    for (what, f) in cases {
+        assert!(edit(&*f).is_err(), "{what}");
+    }
+    assert_eq!(
+        PublicJwk::from_json("[]").unwrap_err(),
+        Error::Malformed("not a JSON object")
+    );
+    // A P-256 key with an X25519 algorithm refuses to encrypt.
+    assert_eq!(
+        Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk()).unwrap_err(),
+        Error::InvalidKey
+    );
+    assert_eq!(
+        Encryptor::integrated(Algorithm::HPKE_0_KE, k.public_jwk()).unwrap_err(),
+        Error::UnsupportedAlgorithm
+    );
+    assert!(
+        Encryptor::integrated(Algorithm::HPKE_0, k.public_jwk())
+            .unwrap()
+            .header("alg", json!("x"))
+            .is_err()
+    );
+}
+
+#[test]
+fn limits() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let jwe = key_encryption(&k);
+    let mut j = jwe.clone();
+    let r = json!({"header": {"alg": "ECDH-ES"}, "encrypted_key": "AA"});
+    j.as_object_mut().unwrap().remove("encrypted_key");
+    j["recipients"] = Value::Array(vec![r; typed_hpke_jose::MAX_RECIPIENTS + 1]);
+    assert_eq!(Jwe::parse(&j.to_string()), Err(Error::TooLarge));
+    let big = with_header(jwe.clone(), |h| {
+        h["pad"] = "x".repeat(typed_hpke_jose::MAX_HEADER_LEN).into()
+    });
+    assert_eq!(Jwe::parse(&big.to_string()), Err(Error::TooLarge));
+    assert_eq!(
+        Encryptor::integrated(Algorithm::HPKE_3, key(Algorithm::HPKE_3).public_jwk())
+            .unwrap()
+            .header("pad", "x".repeat(typed_hpke_jose::MAX_HEADER_LEN).into())
+            .unwrap()
+            .encrypt(&mut rng(), b"x")
+            .unwrap_err(),
+        Error::TooLarge
+    );
+    let many = Jwe::parse(
+        &Encryptor::key_encryption(ContentEncryption::A128Gcm)
+            .recipient(Recipient::new(Algorithm::HPKE_3_KE, k.public_jwk()).unwrap())
+            .unwrap()
+            .recipient(Recipient::new(Algorithm::HPKE_3_KE, k.public_jwk()).unwrap())
+            .unwrap()
+            .encrypt(&mut rng(), b"x")
+            .unwrap()
+            .to_general(),
+    )
+    .unwrap();
+    assert_eq!(many.to_compact(), Err(Error::Serialization));
+    assert_eq!(many.to_flattened(), Err(Error::Serialization));
+    assert!(
+        Encryptor::key_encryption(ContentEncryption::A128Gcm)
+            .encrypt(&mut rng(), b"x")
+            .is_err()
+    );
+}
