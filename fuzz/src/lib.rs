@@ -6,6 +6,7 @@ mod context;
 #[cfg(feature = "differential")]
 pub mod differential;
 pub mod integrations;
+pub mod jose_cose;
 mod kem;
 pub mod ohttp;
 mod open;

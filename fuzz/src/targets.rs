@@ -35,6 +35,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     #[cfg(feature = "differential")]
     ("differential", differential),
     ("ohttp", ohttp),
+    ("jose", jose),
+    ("cose", cose),
 ];
 
 pub fn public_key(data: &[u8]) {
@@ -114,4 +116,12 @@ pub fn differential(data: &[u8]) {
 
 pub fn ohttp(data: &[u8]) {
     crate::ohttp::ohttp(data)
+}
+
+pub fn jose(data: &[u8]) {
+    crate::jose_cose::jose(data)
+}
+
+pub fn cose(data: &[u8]) {
+    crate::jose_cose::cose(data)
 }
