@@ -22,7 +22,8 @@ PLATFORM = f"cfg({CFG})"
 # The debug invocations of .ci/run and the README (`cargo run` given as `cargo build`: the
 # unit graph is the same). The first is the README's test command: the crates it builds are the
 # library's; the rest come only with `measure` or `fuzz`, behind `peers`.
-INTEGRATIONS = ("-p typed-hpke-rustls -p typed-hpke-openmls -p typed-hpke-ohttp -p typed-hpke-fuzz "
+INTEGRATIONS = ("-p typed-hpke-rustls -p typed-hpke-openmls -p typed-hpke-ohttp -p typed-hpke-jose "
+                "-p typed-hpke-cose -p typed-hpke-fuzz "
                 "--features typed-hpke-openmls/draft-ietf-mls-pq-ciphersuites,typed-hpke-fuzz/differential")
 INVOCATIONS = [
     "test --features hazmat,serde",
@@ -30,9 +31,9 @@ INVOCATIONS = [
     "test --test compile_fail",
     "test -p typed-hpke-measure --test differential --bench compare --bench hpke",
     "build -p typed-hpke-measure --example bench-report",
-    "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp --features typed-hpke/hazmat,"
-    "typed-hpke/serde,typed-hpke/rayon,typed-hpke-measure/aws-lc-rs,typed-hpke-ohttp/aws-lc-rs "
-    "--tests",
+    "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp -p typed-hpke-jose -p typed-hpke-cose "
+    "--features typed-hpke/hazmat,typed-hpke/serde,typed-hpke/rayon,typed-hpke-measure/aws-lc-rs,"
+    "typed-hpke-ohttp/aws-lc-rs,typed-hpke-jose/aws-lc-rs,typed-hpke-cose/aws-lc-rs --tests",
     "test " + INTEGRATIONS,
     "test " + INTEGRATIONS + " --bench ohttp",
     "build --example generate-vectors --features hazmat,serde",

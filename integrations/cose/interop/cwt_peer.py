@@ -1,11 +1,11 @@
-"""The python-cwt half of typed-hpke-cose's interoperability test (see examples/interop.rs).
+"""The python-cwt half of typed-hpke-cose's interoperability test (see examples/cose_interop.rs).
 
     python3 cwt_peer.py OURS.json THEIRS.json
 
 Decrypts every case in OURS.json (typed-hpke-cose's messages) with python-cwt and fails on
 any difference; then encrypts a fresh plaintext to each case's key with python-cwt, with the
 same inputs (external_aad, info or recipient_extra_info, HPKE aad, PSK), and writes the cases
-to THEIRS.json for `interop check`.
+to THEIRS.json for `cose_interop check`.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""A JWE-HPKE peer on pyhpke, for typed-hpke-jose's interoperability test (examples/interop.rs).
+"""A JWE-HPKE peer on pyhpke, for typed-hpke-jose's interoperability test (examples/jose_interop.rs).
 
     python3 pyhpke_peer.py OURS.json THEIRS.json
 

@@ -15,6 +15,7 @@ mod error;
 mod json;
 mod jwe;
 mod jwk;
+pub mod openid4vp;
 
 pub use alg::{Algorithm, ContentEncryption};
 pub use decrypt::Decryptor;

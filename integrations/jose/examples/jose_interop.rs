@@ -1,10 +1,10 @@
 //! The Rust half of the interoperability test with a JWE-HPKE peer written on pyhpke
 //! (`interop/pyhpke_peer.py`), run by `.ci/run`:
 //!
-//! - `interop emit OUT`: a fresh key per algorithm of draft-ietf-jose-hpke-encrypt-20, a JWE
+//! - `jose_interop emit OUT`: a fresh key per algorithm of draft-ietf-jose-hpke-encrypt-20, a JWE
 //!   to each in base and in PSK mode, compact, flattened and general (two recipients of one
 //!   content key), with `info` / `recipient_extra_info` and a JWE AAD, written as JSON cases;
-//! - `interop check IN`: decrypts the peer's JWEs to the same keys and fails on any difference.
+//! - `jose_interop check IN`: decrypts the peer's JWEs to the same keys and fails on any difference.
 
 use serde_json::{Value, json};
 use typed_hpke_jose::{

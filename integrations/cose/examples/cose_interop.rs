@@ -1,10 +1,10 @@
 //! The Rust half of the interoperability test with python-cwt (`interop/cwt_peer.py`), run by
 //! `.ci/run`:
 //!
-//! - `interop emit OUT`: a fresh key per algorithm of draft-ietf-cose-hpke-27 and, to each, a
+//! - `cose_interop emit OUT`: a fresh key per algorithm of draft-ietf-cose-hpke-27 and, to each, a
 //!   COSE_Encrypt0 or COSE_Encrypt in base mode and in PSK mode, with every input non-empty
 //!   (external_aad, info or recipient_extra_info, HPKE aad), written as JSON cases;
-//! - `interop check IN`: decrypts the peer's cases (its messages to the same keys) and fails
+//! - `cose_interop check IN`: decrypts the peer's cases (its messages to the same keys) and fails
 //!   on any difference.
 
 use serde_json::{Value, json};
