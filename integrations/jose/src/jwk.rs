@@ -277,6 +277,10 @@ impl PrivateJwk {
     /// Reads a private JWK: `d` (EC, OKP) or `priv` (AKP) beside the public members, which
     /// must be the private key's public key.
     ///
+    /// The JSON text passes through serde_json's parser, which is not constant-time over the
+    /// characters of `d`; the base64url decoding is (base64ct). Where a key's bytes are at
+    /// hand, [`PrivateJwk::new`] with `typed_hpke`'s key parsing avoids the JSON.
+    ///
     /// # Errors
     /// [`Error::InvalidKey`] as the type says, or without a private part;
     /// [`Error::DuplicateMember`], [`Error::Base64`], [`Error::Malformed`] for the JSON.
@@ -308,22 +312,26 @@ impl PrivateJwk {
     /// # Errors
     /// As [`PublicJwk::to_json`].
     pub fn to_json(&self) -> Result<Zeroizing<String>, Error> {
-        let mut map = Wiped(Map::new());
-        self.public.write(&mut map.0)?;
-        let name = if map.0.get("kty").and_then(Value::as_str) == Some("AKP") {
+        let mut map = Map::new();
+        self.public.write(&mut map)?;
+        let name = if map.get("kty").and_then(Value::as_str) == Some("AKP") {
             "priv"
         } else {
             "d"
         };
-        let secret = b64::encode(&self.key.to_bytes());
-        let capacity = 2 * (secret.len() + self.public.key.as_bytes().len()) + 256;
-        map.0.insert(name.into(), Value::String(secret));
-        // Written into a buffer large enough not to move (a moved buffer leaves its old bytes).
-        let mut out = Zeroizing::new(Vec::with_capacity(capacity));
-        serde_json::to_writer(&mut *out, &map.0).map_err(|_| Error::Malformed("JWK"))?;
-        let text =
-            String::from_utf8(core::mem::take(&mut *out)).map_err(|_| Error::Malformed("JWK"))?;
-        Ok(Zeroizing::new(text))
+        let public = Value::Object(map).to_string();
+        let secret = Zeroizing::new(b64::encode(&self.key.to_bytes()));
+        // The private member is written by hand, not through serde_json: its string writer
+        // looks every character up in an escape table, an address that would depend on the
+        // key (base64url needs no escaping). Into a buffer sized first, so it does not move.
+        let mut out = Zeroizing::new(String::with_capacity(public.len() + secret.len() + 16));
+        out.push_str(&public[..public.len() - 1]);
+        out.push_str(",\"");
+        out.push_str(name);
+        out.push_str("\":\"");
+        out.push_str(&secret);
+        out.push_str("\"}");
+        Ok(out)
     }
 
     /// The public JWK, with the same `alg` and `kid`.
