@@ -67,7 +67,7 @@ fn main() {
     // Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs
     // rotate so that each KDF and each AEAD appears beside several KEMs. Then the key schedule
     // and the contexts over every KDF and AEAD, all modes, on X25519.
-    let items: [fn(Option<u16>); 24] = [
+    let items: [fn(Option<u16>); 25] = [
         |o| auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(o),
         |o| auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(o),
         |o| auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(o),
@@ -92,6 +92,7 @@ fn main() {
         |o| symmetric::<HkdfSha512>(o),
         |o| external(o),
         |o| portable_ml_kem(o),
+        |o| protocols(o),
     ];
     for (i, item) in items.iter().enumerate() {
         if half.is_none_or(|h| i % 2 == h) {
@@ -244,6 +245,135 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
     aead::<F, Aes128Gcm>();
     aead::<F, Aes256Gcm>();
     aead::<F, ChaCha20Poly1305>();
+}
+
+/// typed-hpke-jose and typed-hpke-cose on X25519: a recipient key from secret bytes, a secret
+/// plaintext and PSK, through integrated and key encryption of each (the CEK is secret inside
+/// the crates), and the keys' private export (and COSE_Key's import); not when `only` names
+/// another KEM. The messages are made with a public generator (their `enc` and IV are public),
+/// written compact or as CBOR and declassified as a peer receives them, as is the public key
+/// each private key gives. Left out, and why: a private JWK's import, whose JSON text passes through serde_json's scanner (documented on
+/// `PrivateJwk::from_json`), and the JSON serializations, whose string writer looks the
+/// ciphertext's base64url characters up in an escape table (public bytes on the wire, but
+/// derived from the marked plaintext here).
+fn protocols(only: Option<u16>) {
+    if only.is_some_and(|id| id != DhKemX25519HkdfSha256::ID) {
+        return;
+    }
+    let s = "protocols";
+    let sk_bytes = secret_array::<32>(60);
+    let sk = typed_hpke::suite::AnyKem::new(0x0020)
+        .and_then(|k| k.private_key_from_bytes(&sk_bytes))
+        .expect("key");
+    // The public key as a peer receives it: the bytes the private key gives, declassified,
+    // parsed anew (its own representation, not one derived from the secret inside a key).
+    let pk = typed_hpke::suite::AnyKem::new(0x0020)
+        .and_then(|k| k.public_key_from_bytes(&declassified(sk.public_key().as_bytes())))
+        .expect("public key");
+    let pt = secret_array::<100>(61);
+    let psk = secret_array::<32>(62);
+    let mut rng = typed_hpke::OsRng::default();
+    step(s, "recipient key from secret bytes");
+    {
+        use typed_hpke_jose::{
+            Algorithm, ContentEncryption, Decryptor, Encryptor, Jwe, PrivateJwk, Recipient,
+        };
+        for alg in [Algorithm::HPKE_3, Algorithm::HPKE_4_KE] {
+            let key = PrivateJwk::new(sk.clone()).with_alg(alg).expect("jwk");
+            // The public part a private JWK writes, public as a peer receives it.
+            public(key.public_jwk().key().as_bytes());
+            let recipient = typed_hpke_jose::PublicJwk::new(pk.clone())
+                .with_alg(alg)
+                .expect("jwk");
+            let e = if alg.is_key_encryption() {
+                let r = Recipient::new(alg, &recipient)
+                    .and_then(|r| r.psk(&psk, b"id"))
+                    .expect("recipient");
+                Encryptor::key_encryption(ContentEncryption::A256Gcm)
+                    .recipient(r)
+                    .expect("recipient")
+            } else {
+                Encryptor::integrated(alg, &recipient)
+                    .and_then(|e| e.psk(&psk, b"id"))
+                    .expect("encryptor")
+            };
+            let compact = e
+                .encrypt(&mut rng, &pt)
+                .and_then(|j| j.to_compact())
+                .expect("encrypt");
+            step(s, &format!("JOSE {} encrypt (PSK), compact", alg.name()));
+            let text = String::from_utf8(declassified(compact.as_bytes())).expect("text");
+            let jwe = Jwe::parse(&text).expect("parse");
+            let out = Decryptor::new(&key)
+                .psk(&psk, b"id")
+                .and_then(|d| d.decrypt(&jwe))
+                .expect("decrypt");
+            assert!(same(&out, &pt));
+            step(s, &format!("JOSE {} decrypt (PSK)", alg.name()));
+            // The ciphertext's first character changed (a full six bits: still canonical).
+            let mut parts: Vec<String> = text.split('.').map(String::from).collect();
+            let first = if parts[3].starts_with('A') { "B" } else { "A" };
+            parts[3].replace_range(..1, first);
+            let forged = Jwe::parse(&parts.join(".")).expect("parse");
+            assert!(
+                Decryptor::new(&key)
+                    .psk(&psk, b"id")
+                    .and_then(|d| d.decrypt(&forged))
+                    .is_err()
+            );
+            step(
+                s,
+                &format!("JOSE {} decrypt of a forged message", alg.name()),
+            );
+            drop(key.to_json().expect("export"));
+            step(s, "private JWK export");
+        }
+    }
+    {
+        use typed_hpke_cose::{
+            Algorithm, ContentAlgorithm, Decryptor, Encryptor, PrivateCoseKey, Recipient,
+        };
+        for alg in [Algorithm::HPKE_4, Algorithm::HPKE_3_KE] {
+            let key = PrivateCoseKey::new(sk.clone()).with_alg(alg).expect("key");
+            public(key.public_key().key().as_bytes());
+            let recipient = typed_hpke_cose::PublicCoseKey::new(pk.clone())
+                .with_alg(alg)
+                .expect("key");
+            let e = if alg.is_key_encryption() {
+                let r = Recipient::new(alg, &recipient)
+                    .and_then(|r| r.psk(&psk, b"id"))
+                    .expect("recipient");
+                Encryptor::key_encryption(ContentAlgorithm::ChaCha20Poly1305)
+                    .recipient(r)
+                    .expect("recipient")
+            } else {
+                Encryptor::encrypt0(alg, &recipient)
+                    .and_then(|e| e.psk(&psk, b"id"))
+                    .expect("encryptor")
+            };
+            let message = e.external_aad(AAD).encrypt(&mut rng, &pt).expect("encrypt");
+            step(s, &format!("COSE {} encrypt (PSK)", alg.name()));
+            let mut message = declassified(&message);
+            let d = Decryptor::new(&key)
+                .external_aad(AAD)
+                .psk(&psk, b"id")
+                .expect("psk");
+            assert!(same(&d.decrypt(&message).expect("decrypt"), &pt));
+            step(s, &format!("COSE {} decrypt (PSK)", alg.name()));
+            let last = message.len() - 1;
+            message[last] ^= 1;
+            assert!(d.decrypt(&message).is_err());
+            step(
+                s,
+                &format!("COSE {} decrypt of a forged message", alg.name()),
+            );
+            let exported = key.to_cbor().expect("export");
+            step(s, "private COSE_Key export");
+            let again = PrivateCoseKey::from_cbor(&exported).expect("import");
+            assert!(same(&again.key().to_bytes(), &key.key().to_bytes()));
+            step(s, "private COSE_Key import");
+        }
+    }
 }
 
 /// The post-quantum KEMs again on libcrux's portable code (`hazmat::force_portable_ml_kem`):
