@@ -18,7 +18,13 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         use typed_hpke::suite::AnyKem;
-        let pair = |kem: u16, seed: u8| AnyKem::new(kem).unwrap().derive_key_pair(&[seed; 32]).unwrap().0;
+        let pair = |kem: u16, seed: u8| {
+            AnyKem::new(kem)
+                .unwrap()
+                .derive_key_pair(&[seed; 32])
+                .unwrap()
+                .0
+        };
         let jose = [
             (typed_hpke_jose::Algorithm::HPKE_3, 0x0020),
             (typed_hpke_jose::Algorithm::HPKE_3_KE, 0x0020),
@@ -26,7 +32,11 @@ fn fixture() -> &'static Fixture {
         ]
         .iter()
         .enumerate()
-        .map(|(i, &(alg, kem))| typed_hpke_jose::PrivateJwk::new(pair(kem, i as u8)).with_alg(alg).unwrap())
+        .map(|(i, &(alg, kem))| {
+            typed_hpke_jose::PrivateJwk::new(pair(kem, i as u8))
+                .with_alg(alg)
+                .unwrap()
+        })
         .collect();
         let cose = [
             (typed_hpke_cose::Algorithm::HPKE_3, 0x0020),
@@ -35,7 +45,11 @@ fn fixture() -> &'static Fixture {
         ]
         .iter()
         .enumerate()
-        .map(|(i, &(alg, kem))| typed_hpke_cose::PrivateCoseKey::new(pair(kem, i as u8)).with_alg(alg).unwrap())
+        .map(|(i, &(alg, kem))| {
+            typed_hpke_cose::PrivateCoseKey::new(pair(kem, i as u8))
+                .with_alg(alg)
+                .unwrap()
+        })
         .collect();
         Keys { jose, cose }
     })
@@ -56,7 +70,9 @@ fn xor(bytes: &mut [u8], mask: &[u8]) -> bool {
 
 /// `jose`: the first byte picks what the rest feeds.
 pub fn jose(data: &[u8]) {
-    use typed_hpke_jose::{ContentEncryption, Decryptor, Encryptor, Jwe, PrivateJwk, PublicJwk, Recipient};
+    use typed_hpke_jose::{
+        ContentEncryption, Decryptor, Encryptor, Jwe, PrivateJwk, PublicJwk, Recipient,
+    };
     let keys = &fixture().jose;
     let mut input = Input(data);
     let how = input.byte();
@@ -65,24 +81,31 @@ pub fn jose(data: &[u8]) {
         // Arbitrary text as a JWE: what parses writes back to a JWE that parses equal, and
         // decrypts to nothing (or an error) under every key.
         0 => {
-            let Ok(text) = std::str::from_utf8(input.rest()) else { return };
+            let Ok(text) = std::str::from_utf8(input.rest()) else {
+                return;
+            };
             if let Ok(jwe) = Jwe::parse(text) {
                 assert_eq!(Jwe::parse(&jwe.to_general()).as_ref(), Ok(&jwe));
                 if let Ok(flat) = jwe.to_flattened() {
                     assert_eq!(Jwe::parse(&flat).as_ref(), Ok(&jwe));
                 }
                 for key in keys {
-                    assert!(Decryptor::new(key).decrypt(&jwe).is_err(), "arbitrary text decrypted");
+                    assert!(
+                        Decryptor::new(key).decrypt(&jwe).is_err(),
+                        "arbitrary text decrypted"
+                    );
                 }
             }
         }
         // Arbitrary text as JWKs: what reads writes back and reads equal.
         1 => {
-            let Ok(text) = std::str::from_utf8(input.rest()) else { return };
-            if let Ok(k) = PublicJwk::from_json(text) {
-                if let Ok(json) = k.to_json() {
-                    assert_eq!(PublicJwk::from_json(&json).as_ref(), Ok(&k));
-                }
+            let Ok(text) = std::str::from_utf8(input.rest()) else {
+                return;
+            };
+            if let Ok(k) = PublicJwk::from_json(text)
+                && let Ok(json) = k.to_json()
+            {
+                assert_eq!(PublicJwk::from_json(&json).as_ref(), Ok(&k));
             }
             if let Ok(k) = PrivateJwk::from_json(text) {
                 let json = k.to_json().expect("a read key writes");
@@ -97,14 +120,18 @@ pub fn jose(data: &[u8]) {
             let alg = key.alg().expect("fixture keys name their alg");
             let plaintext = input.slice();
             let e = if alg.is_key_encryption() {
-                Encryptor::key_encryption(ContentEncryption::A128Gcm).recipient(Recipient::new(alg, key.public_jwk()).unwrap()).unwrap()
+                Encryptor::key_encryption(ContentEncryption::A128Gcm)
+                    .recipient(Recipient::new(alg, key.public_jwk()).unwrap())
+                    .unwrap()
             } else {
                 Encryptor::integrated(alg, key.public_jwk()).unwrap()
             };
             let jwe = e.aad(b"aad").encrypt(&mut rng, plaintext).expect("encrypt");
             let mut text = jwe.to_flattened().unwrap().into_bytes();
             let changed = xor(&mut text, input.rest());
-            let Ok(text) = String::from_utf8(text) else { return };
+            let Ok(text) = String::from_utf8(text) else {
+                return;
+            };
             match Jwe::parse(&text) {
                 Ok(parsed) => {
                     let result = Decryptor::new(key).decrypt(&parsed);
@@ -122,7 +149,9 @@ pub fn jose(data: &[u8]) {
 
 /// `cose`: the first byte picks what the rest feeds.
 pub fn cose(data: &[u8]) {
-    use typed_hpke_cose::{ContentAlgorithm, Decryptor, Encryptor, PrivateCoseKey, PublicCoseKey, Recipient};
+    use typed_hpke_cose::{
+        ContentAlgorithm, Decryptor, Encryptor, PrivateCoseKey, PublicCoseKey, Recipient,
+    };
     let keys = &fixture().cose;
     let mut input = Input(data);
     let how = input.byte();
@@ -134,17 +163,22 @@ pub fn cose(data: &[u8]) {
             let bytes = input.rest();
             for key in keys {
                 assert!(Decryptor::new(key).decrypt(bytes).is_err());
-                assert!(Decryptor::new(key).detached(b"0123456789abcdef").decrypt(bytes).is_err());
+                assert!(
+                    Decryptor::new(key)
+                        .detached(b"0123456789abcdef")
+                        .decrypt(bytes)
+                        .is_err()
+                );
                 let _ = Decryptor::new(key).unwrap_cek(bytes);
             }
         }
         // Arbitrary bytes as COSE_Keys: what reads writes back and reads equal.
         1 => {
             let bytes = input.rest();
-            if let Ok(k) = PublicCoseKey::from_cbor(bytes) {
-                if let Ok(out) = k.to_cbor() {
-                    assert_eq!(PublicCoseKey::from_cbor(&out).as_ref(), Ok(&k));
-                }
+            if let Ok(k) = PublicCoseKey::from_cbor(bytes)
+                && let Ok(out) = k.to_cbor()
+            {
+                assert_eq!(PublicCoseKey::from_cbor(&out).as_ref(), Ok(&k));
             }
             if let Ok(k) = PrivateCoseKey::from_cbor(bytes) {
                 let out = k.to_cbor().expect("a read key writes");
@@ -164,7 +198,10 @@ pub fn cose(data: &[u8]) {
             } else {
                 Encryptor::encrypt0(alg, key.public_key()).unwrap()
             };
-            let mut message = e.external_aad(b"aad").encrypt(&mut rng, plaintext).expect("encrypt");
+            let mut message = e
+                .external_aad(b"aad")
+                .encrypt(&mut rng, plaintext)
+                .expect("encrypt");
             let changed = xor(&mut message, input.rest());
             let result = Decryptor::new(key).external_aad(b"aad").decrypt(&message);
             assert_eq!(result.is_ok(), !changed, "changed {changed}: {result:?}");

@@ -188,7 +188,14 @@ fn openid4vp_session_info() {
     use typed_hpke_jose::openid4vp::{session_info, session_info_dc_api};
     let nonce = "exc7gBkxjx1rdc9udRrveKvSsJIq80avlXeLHhGwqtA";
     assert_eq!(
-        hex::encode(session_info("x509_san_dns:example.com", nonce, "https://example.com/response").unwrap()),
+        hex::encode(
+            session_info(
+                "x509_san_dns:example.com",
+                nonce,
+                "https://example.com/response"
+            )
+            .unwrap()
+        ),
         "4f70656e49443456502d7369ff783530395f73616e5f646e733a6578616d706c652e636f6dff6578633767426b786a7831726463397564527276654b7653734a4971383061766c58654c48684777717441ff68747470733a2f2f6578616d706c652e636f6d2f726573706f6e7365"
     );
     assert_eq!(
