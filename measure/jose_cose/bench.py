@@ -125,6 +125,10 @@ def ci95(ratios):
     return median, xs[k - 1], xs[n - k]
 
 
+def n(iterations):
+    return 10 if QUICK else iterations
+
+
 def row(label, ours, theirs, rounds):
     ratios, a, b = [], [], []
     for r in range(rounds):
@@ -142,11 +146,17 @@ def row(label, ours, theirs, rounds):
           f"{median:.3f} [{lo:.3f}, {hi:.3f}] |", flush=True)
 
 
+QUICK = os.environ.get("JOSE_COSE_BENCH_QUICK") == "1"
+
+
 def main():
     target = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 15
-    jose_bin = os.path.join(target, "release", "examples", "jose_bench")
-    cose_bin = os.path.join(target, "release", "examples", "cose_bench")
+    # JOSE_COSE_BENCH_QUICK=1 (.ci/run): the debug builds, one round of a few operations: a
+    # check that the bench still runs, not a measurement.
+    profile = "debug" if QUICK else "release"
+    jose_bin = os.path.join(target, profile, "examples", "jose_bench")
+    cose_bin = os.path.join(target, profile, "examples", "cose_bench")
     print("| row | typed-hpke µs | peer µs | typed-hpke / peer, median [95% CI] |")
     print("|---|---|---|---|")
     for crate, binary, ops, alg_int, alg_ke, peer in [
@@ -157,13 +167,13 @@ def main():
             encrypt, decrypt, prepare = ops(alg)
             for op, fn, prep in (("encrypt", encrypt, lambda n: None), ("decrypt", decrypt, prepare)):
                 row(f"{crate} {op} {alg} (X25519) vs {peer}",
-                    lambda: rust(binary, op, alg, 2000), lambda: python_batch(fn, prep, 200), rounds)
+                    lambda: rust(binary, op, alg, n(2000)), lambda: python_batch(fn, prep, n(200)), rounds)
                 row(f"{crate} {op} {alg} (X25519) vs typed-hpke single-shot HPKE",
-                    lambda: rust(binary, op, alg, 2000), lambda: rust(binary, "floor-" + op, alg, 2000), rounds)
+                    lambda: rust(binary, op, alg, n(2000)), lambda: rust(binary, "floor-" + op, alg, n(2000)), rounds)
         for alg in ("HPKE-9", "HPKE-9-KE"):
             for op in ("encrypt", "decrypt"):
                 row(f"{crate} {op} {alg} (X-Wing) vs typed-hpke single-shot HPKE",
-                    lambda: rust(binary, op, alg, 1000), lambda: rust(binary, "floor-" + op, alg, 1000), rounds)
+                    lambda: rust(binary, op, alg, n(1000)), lambda: rust(binary, "floor-" + op, alg, n(1000)), rounds)
 
 
 if __name__ == "__main__":
