@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use ciborium::Value;
 use typed_hpke::Psk;
-use typed_hpke::suite::{Opener, ReceiverMode};
+use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite};
 use zeroize::Zeroizing;
 
 use crate::alg::IV_LEN;
@@ -133,7 +133,7 @@ fn message(bytes: &[u8]) -> Result<Message, Error> {
 /// [`Self::psk`]: a message without `psk_id` is refused when a PSK is given.
 #[derive(Debug)]
 pub struct Decryptor<'a> {
-    key: &'a PrivateCoseKey,
+    key: Key<'a>,
     info: &'a [u8],
     extra_info: &'a [u8],
     hpke_aad: &'a [u8],
@@ -143,9 +143,92 @@ pub struct Decryptor<'a> {
     detached: Option<&'a [u8]>,
 }
 
+/// The recipient's private key: in this process, or held outside it.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Local(&'a PrivateCoseKey),
+    External {
+        key: &'a dyn ExternalPrivateKey,
+        alg: Option<Algorithm>,
+        kid: Option<&'a [u8]>,
+    },
+}
+
+impl core::fmt::Debug for Key<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Local(k) => k.fmt(f),
+            Self::External { alg, kid, .. } => f
+                .debug_struct("External")
+                .field("alg", &alg.map(|a| a.name()))
+                .field("kid", kid)
+                .finish_non_exhaustive(),
+        }
+    }
+}
+
+impl Key<'_> {
+    fn kem_id(&self) -> u16 {
+        match self {
+            Self::Local(k) => k.key().kem_id(),
+            Self::External { key, .. } => key.public_key().kem_id(),
+        }
+    }
+
+    fn alg(&self) -> Option<Algorithm> {
+        match self {
+            Self::Local(k) => k.alg(),
+            Self::External { alg, .. } => *alg,
+        }
+    }
+
+    fn kid(&self) -> Option<&[u8]> {
+        match self {
+            Self::Local(k) => k.kid(),
+            Self::External { kid, .. } => *kid,
+        }
+    }
+
+    /// Single-shot `Open` (RFC 9180 §6.1) with this key.
+    fn open(
+        &self,
+        suite: Suite,
+        enc: &[u8],
+        info: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        mode: ReceiverMode<'_>,
+    ) -> Result<Vec<u8>, typed_hpke::Error> {
+        match self {
+            Self::Local(k) => suite.open(enc, k.key(), info, aad, ct, mode),
+            Self::External { key, .. } => suite
+                .setup_receiver_external(enc, *key, info, mode)?
+                .open(aad, ct),
+        }
+    }
+}
+
 impl<'a> Decryptor<'a> {
     /// A decryptor for `key`, with every input empty, no PSK and no critical label understood.
     pub fn new(key: &'a PrivateCoseKey) -> Self {
+        Self::of(Key::Local(key))
+    }
+
+    /// A decryptor for a private key held outside the process (a device's secure element, an
+    /// HSM, a KMS): `key` computes the Diffie-Hellman values, typed-hpke the rest
+    /// (`typed_hpke::suite::Suite::setup_receiver_external`). `alg` and `kid` play the part of
+    /// a COSE_Key's: when given, only layers of that algorithm and key id are tried. DH-KEMs
+    /// only (the EC2 and OKP algorithms): the post-quantum KEMs have no Diffie-Hellman to hand
+    /// out, and their messages fail with [`Error::UnsupportedAlgorithm`].
+    pub fn external(
+        key: &'a dyn ExternalPrivateKey,
+        alg: Option<Algorithm>,
+        kid: Option<&'a [u8]>,
+    ) -> Self {
+        Self::of(Key::External { key, alg, kid })
+    }
+
+    fn of(key: Key<'a>) -> Self {
         Self {
             key,
             info: &[],
@@ -274,9 +357,7 @@ impl<'a> Decryptor<'a> {
     /// Whether a layer with `alg` and `kid` is for this key.
     fn ours(&self, alg: Algorithm, kid: Option<&[u8]>) -> bool {
         let kid_differs = matches!((kid, self.key.kid()), (Some(a), Some(b)) if a != b);
-        alg.kem_id() == self.key.key().kem_id()
-            && self.key.alg().is_none_or(|a| a == alg)
-            && !kid_differs
+        alg.kem_id() == self.key.kem_id() && self.key.alg().is_none_or(|a| a == alg) && !kid_differs
     }
 
     /// §3.2.
@@ -307,9 +388,7 @@ impl<'a> Decryptor<'a> {
         let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
         let ct = self.ciphertext(&items[2])?;
         let aad = enc_structure("Encrypt0", layer.protected_bytes, self.external_aad);
-        Ok(alg
-            .suite()?
-            .open(ek, self.key.key(), self.info, &aad, ct, mode)?)
+        Ok(self.key.open(alg.suite()?, ek, self.info, &aad, ct, mode)?)
     }
 
     /// §3.3: layer 0's algorithm, the CEK from this key's recipient, and layer 0.
@@ -392,9 +471,9 @@ impl<'a> Decryptor<'a> {
             let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
             let info = recipient_structure(content, layer.protected_bytes, self.extra_info);
             let sealed = bstr(&parts[2])?;
-            match alg
-                .suite()?
-                .open(ek, self.key.key(), &info, self.hpke_aad, sealed, mode)
+            match self
+                .key
+                .open(alg.suite()?, ek, &info, self.hpke_aad, sealed, mode)
             {
                 Ok(cek) => return Ok((content, Zeroizing::new(cek), layer0)),
                 Err(typed_hpke::Error::Open | typed_hpke::Error::Decap) => continue,

@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 use typed_hpke::Psk;
-use typed_hpke::suite::{Opener, ReceiverMode};
+use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite};
 
 use crate::alg::{IV_LEN, TAG_LEN};
 use crate::json::str_member;
@@ -28,16 +28,99 @@ const REGISTERED: &[&str] = &[
 /// cannot strip the PSK.
 #[derive(Debug)]
 pub struct Decryptor<'a> {
-    key: &'a PrivateJwk,
+    key: Key<'a>,
     info: &'a [u8],
     extra_info: &'a [u8],
     psk: Option<(&'a [u8], &'a [u8])>,
     understood: &'a [&'a str],
 }
 
+/// The recipient's private key: in this process, or held outside it.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Local(&'a PrivateJwk),
+    External {
+        key: &'a dyn ExternalPrivateKey,
+        alg: Option<Algorithm>,
+        kid: Option<&'a str>,
+    },
+}
+
+impl core::fmt::Debug for Key<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Local(k) => k.fmt(f),
+            Self::External { alg, kid, .. } => f
+                .debug_struct("External")
+                .field("alg", &alg.map(|a| a.name()))
+                .field("kid", kid)
+                .finish_non_exhaustive(),
+        }
+    }
+}
+
+impl Key<'_> {
+    fn kem_id(&self) -> u16 {
+        match self {
+            Self::Local(k) => k.key().kem_id(),
+            Self::External { key, .. } => key.public_key().kem_id(),
+        }
+    }
+
+    fn alg(&self) -> Option<Algorithm> {
+        match self {
+            Self::Local(k) => k.alg(),
+            Self::External { alg, .. } => *alg,
+        }
+    }
+
+    fn kid(&self) -> Option<&str> {
+        match self {
+            Self::Local(k) => k.kid(),
+            Self::External { kid, .. } => *kid,
+        }
+    }
+
+    /// Single-shot `Open` (RFC 9180 §6.1) with this key.
+    fn open(
+        &self,
+        suite: Suite,
+        enc: &[u8],
+        info: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+        mode: ReceiverMode<'_>,
+    ) -> Result<Vec<u8>, Error> {
+        Ok(match self {
+            Self::Local(k) => suite.open(enc, k.key(), info, aad, ct, mode)?,
+            Self::External { key, .. } => suite
+                .setup_receiver_external(enc, *key, info, mode)?
+                .open(aad, ct)?,
+        })
+    }
+}
+
 impl<'a> Decryptor<'a> {
     /// A decryptor for `key`, with empty `info`, no PSK and no critical parameters understood.
     pub fn new(key: &'a PrivateJwk) -> Self {
+        Self::of(Key::Local(key))
+    }
+
+    /// A decryptor for a private key held outside the process (a wallet's secure enclave, an
+    /// HSM, a KMS): `key` computes the Diffie-Hellman values, typed-hpke the rest
+    /// (`typed_hpke::suite::Suite::setup_receiver_external`). `alg` and `kid` play the part of
+    /// a JWK's: when given, only recipients of that algorithm and key id are tried. DH-KEMs
+    /// only (the EC and OKP algorithms): the post-quantum KEMs have no Diffie-Hellman to hand
+    /// out, and their messages fail with [`Error::UnsupportedAlgorithm`].
+    pub fn external(
+        key: &'a dyn ExternalPrivateKey,
+        alg: Option<Algorithm>,
+        kid: Option<&'a str>,
+    ) -> Self {
+        Self::of(Key::External { key, alg, kid })
+    }
+
+    fn of(key: Key<'a>) -> Self {
         Self {
             key,
             info: &[],
@@ -109,7 +192,7 @@ impl<'a> Decryptor<'a> {
                 (Some(theirs), Some(ours)) => theirs != ours,
                 _ => false,
             };
-            let ours = alg.kem_id() == self.key.key().kem_id()
+            let ours = alg.kem_id() == self.key.kem_id()
                 && self.key.alg().is_none_or(|a| a == alg)
                 && !kid_differs;
             if ours {
@@ -222,9 +305,8 @@ impl<'a> Decryptor<'a> {
         let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
         let enc = &jwe.recipients[0].encrypted_key;
         let aad = jwe.authenticated_data();
-        Ok(alg
-            .suite()?
-            .open(enc, self.key.key(), self.info, &aad, &jwe.ciphertext, mode)?)
+        self.key
+            .open(alg.suite()?, enc, self.info, &aad, &jwe.ciphertext, mode)
     }
 
     /// §6 and §7.2 for `HPKE-n-KE`: the CEK from recipient `i`, then the content.
@@ -250,9 +332,9 @@ impl<'a> Decryptor<'a> {
         let psk = self.psk_for(header)?;
         let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
         let info = recipient_structure(enc_name, self.extra_info);
-        let cek = zeroize::Zeroizing::new(alg.suite()?.open(
+        let cek = zeroize::Zeroizing::new(self.key.open(
+            alg.suite()?,
             &ek,
-            self.key.key(),
             &info,
             b"",
             &jwe.recipients[i].encrypted_key,
