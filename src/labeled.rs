@@ -92,14 +92,17 @@ pub(crate) fn labeled_extract<H: EagerHash>(
     label: Label,
     ikm: &[&[u8]],
 ) -> Prk<H> {
-    // HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM); an empty salt is the all-zero key, which
-    // is what HMAC's zero padding of an empty key gives (RFC 5869 §2.2).
+    extract::<H>(salt, &[HPKE_VERSION, suite_id, label.as_bytes()], ikm)
+}
+
+/// `HKDF-Extract(salt, concat(prefix, ikm))` (RFC 5869 §2.2): the labeled form above, and with
+/// no prefix the plain `Extract` of `kdf::hkdf` (`symmetric::Prk`). HKDF-Extract(salt, IKM) =
+/// HMAC-Hash(salt, IKM); an empty salt is the all-zero key, which is what HMAC's zero padding
+/// of an empty key gives.
+pub(crate) fn extract<H: EagerHash>(salt: &[u8], prefix: &[&[u8]], ikm: &[&[u8]]) -> Prk<H> {
     let mut mac =
         <Hmac<H> as KeyInit>::new_from_slice(salt).expect("HMAC accepts keys of any length");
-    Mac::update(&mut mac, HPKE_VERSION);
-    Mac::update(&mut mac, suite_id);
-    Mac::update(&mut mac, label.as_bytes());
-    for piece in ikm {
+    for piece in prefix.iter().chain(ikm) {
         Mac::update(&mut mac, piece);
     }
     Zeroizing::new(mac.finalize().into_bytes())

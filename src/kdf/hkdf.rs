@@ -3,7 +3,7 @@
 
 use hkdf::Hkdf;
 use hkdf::hmac::digest::Output;
-use hkdf::hmac::{EagerHash, Hmac, KeyInit, Mac};
+use hkdf::hmac::EagerHash;
 use hybrid_array::typenum::{U32, U48, U64};
 use zeroize::Zeroizing;
 
@@ -73,13 +73,7 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
 /// `Extract(salt, concat(ikm))` (RFC 5869 §2.2), kept keyed for `Expand`: HMAC-Hash keyed
 /// with `salt` (an empty salt is the all-zero key HMAC's padding gives) over the pieces.
 pub(crate) fn extract<H: EagerHash>(salt: &[u8], ikm: &[&[u8]]) -> Hkdf<H> {
-    let mut mac =
-        <Hmac<H> as KeyInit>::new_from_slice(salt).expect("HMAC accepts keys of any length");
-    for piece in ikm {
-        Mac::update(&mut mac, piece);
-    }
-    let prk = Zeroizing::new(mac.finalize().into_bytes());
-    expander::<H>(&prk)
+    expander::<H>(&crate::labeled::extract::<H>(salt, &[], ikm))
 }
 
 /// `Expand(prk, concat(info), L)` (RFC 5869 §2.3) with `L = out.len()`.
