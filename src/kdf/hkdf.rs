@@ -2,8 +2,8 @@
 //! schedule of RFC 9180 §5.1.
 
 use hkdf::Hkdf;
-use hkdf::hmac::digest::Output;
 use hkdf::hmac::EagerHash;
+use hkdf::hmac::digest::Output;
 use hybrid_array::typenum::{U32, U48, U64};
 use zeroize::Zeroizing;
 

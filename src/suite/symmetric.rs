@@ -7,7 +7,9 @@ use zeroize::Zeroizing;
 
 use crate::Error;
 use crate::aead::{Aead, ExportOnly};
-use crate::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
+use crate::kdf::{
+    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
+};
 use crate::suite::any::AnyAead;
 use crate::symmetric::{self as typed_symmetric, TwoStageKdf};
 
@@ -45,7 +47,10 @@ impl Prk {
             HkdfSha256::ID => AnyPrk::HkdfSha256(P::extract(salt, ikm)),
             HkdfSha384::ID => AnyPrk::HkdfSha384(P::extract(salt, ikm)),
             HkdfSha512::ID => AnyPrk::HkdfSha512(P::extract(salt, ikm)),
-            0x0010..=0x0013 => return Err(Error::UnsupportedOperation),
+            // The one-stage KDFs of draft-ietf-hpke-hpke have no separate Extract and Expand.
+            Shake128::ID | Shake256::ID | TurboShake128::ID | TurboShake256::ID => {
+                return Err(Error::UnsupportedOperation);
+            }
             _ => return Err(Error::UnsupportedSuite),
         }))
     }
