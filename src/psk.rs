@@ -48,7 +48,9 @@ impl<'a> Psk<'a> {
         self.psk
     }
 
-    pub(crate) fn psk_id(&self) -> &'a [u8] {
+    /// The identifier, which is not secret: protocols send it beside their messages (JOSE's
+    /// and COSE's `psk_id`) so the recipient can pick the PSK.
+    pub fn psk_id(&self) -> &'a [u8] {
         self.psk_id
     }
 }

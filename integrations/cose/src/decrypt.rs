@@ -138,7 +138,7 @@ pub struct Decryptor<'a> {
     extra_info: &'a [u8],
     hpke_aad: &'a [u8],
     external_aad: &'a [u8],
-    psk: Option<(&'a [u8], &'a [u8])>,
+    psk: Option<Psk<'a>>,
     understood: &'a [i64],
     detached: Option<&'a [u8]>,
 }
@@ -277,8 +277,7 @@ impl<'a> Decryptor<'a> {
     /// # Errors
     /// [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        Psk::new(psk, psk_id)?;
-        self.psk = Some((psk, psk_id));
+        self.psk = Some(Psk::new(psk, psk_id)?);
         Ok(self)
     }
 
@@ -349,7 +348,7 @@ impl<'a> Decryptor<'a> {
     fn psk_for(&self, psk_id: Option<&[u8]>) -> Result<Option<Psk<'a>>, Error> {
         match (psk_id, self.psk) {
             (None, None) => Ok(None),
-            (Some(id), Some((psk, ours))) if id == ours => Ok(Some(Psk::new(psk, ours)?)),
+            (Some(id), Some(ours)) if id == ours.psk_id() => Ok(Some(ours)),
             _ => Err(Error::Psk),
         }
     }

@@ -16,26 +16,6 @@ use crate::message::{
 };
 use crate::{Algorithm, ContentAlgorithm, Error, PublicCoseKey};
 
-#[derive(Clone, Copy)]
-struct PskInput<'a> {
-    psk: &'a [u8],
-    id: &'a [u8],
-}
-
-impl<'a> PskInput<'a> {
-    fn new(psk: &'a [u8], id: &'a [u8]) -> Result<Self, Error> {
-        Psk::new(psk, id)?;
-        Ok(Self { psk, id })
-    }
-
-    fn mode(input: Option<Self>, slot: &'a mut Option<Psk<'a>>) -> Result<SenderMode<'a>, Error> {
-        Ok(match input {
-            Some(p) => SenderMode::Psk(slot.insert(Psk::new(p.psk, p.id)?)),
-            None => SenderMode::Base,
-        })
-    }
-}
-
 fn check_key(alg: Algorithm, key: &PublicCoseKey) -> Result<(), Error> {
     if key.key().kem_id() != alg.kem_id() || key.alg().is_some_and(|a| a != alg) {
         return Err(Error::InvalidKey);
@@ -51,7 +31,7 @@ pub struct Recipient<'a> {
     key: &'a PublicCoseKey,
     extra_info: &'a [u8],
     hpke_aad: &'a [u8],
-    psk: Option<PskInput<'a>>,
+    psk: Option<Psk<'a>>,
 }
 
 impl core::fmt::Debug for Recipient<'_> {
@@ -104,7 +84,7 @@ impl<'a> Recipient<'a> {
     /// # Errors
     /// [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        self.psk = Some(PskInput::new(psk, psk_id)?);
+        self.psk = Some(Psk::new(psk, psk_id)?);
         Ok(self)
     }
 }
@@ -114,7 +94,7 @@ enum Kind<'a> {
         alg: Algorithm,
         key: &'a PublicCoseKey,
         info: &'a [u8],
-        psk: Option<PskInput<'a>>,
+        psk: Option<Psk<'a>>,
     },
     Encrypt {
         content: ContentAlgorithm,
@@ -221,7 +201,7 @@ impl<'a> Encryptor<'a> {
     /// [`Error::UnsupportedAlgorithm`] on a COSE_Encrypt encryptor (see [`Recipient::psk`]);
     /// [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        let input = PskInput::new(psk, psk_id)?;
+        let input = Psk::new(psk, psk_id)?;
         match &mut self.kind {
             Kind::Encrypt0 { psk: slot, .. } => *slot = Some(input),
             Kind::Encrypt { .. } => return Err(Error::UnsupportedAlgorithm),
@@ -287,13 +267,12 @@ impl<'a> Encryptor<'a> {
             } => {
                 let mut protected = Header::default();
                 protected.insert(ALG, alg.value().into());
-                if let Some(p) = psk {
-                    protected.insert(PSK_ID, Value::Bytes(p.id.to_vec()));
+                if let Some(p) = &psk {
+                    protected.insert(PSK_ID, Value::Bytes(p.psk_id().to_vec()));
                 }
                 let protected = protected.to_protected();
                 let aad = enc_structure("Encrypt0", &protected, self.external_aad);
-                let mut slot = None;
-                let mode = PskInput::mode(psk, &mut slot)?;
+                let mode = psk.as_ref().map_or(SenderMode::Base, SenderMode::Psk);
                 let (ek, ct) = alg
                     .suite()?
                     .seal(rng, key.key(), info, &aad, plaintext, mode)?;
@@ -325,13 +304,12 @@ impl<'a> Encryptor<'a> {
                     if let Some(kid) = r.key.kid() {
                         protected.insert(KID, Value::Bytes(kid.to_vec()));
                     }
-                    if let Some(p) = r.psk {
-                        protected.insert(PSK_ID, Value::Bytes(p.id.to_vec()));
+                    if let Some(p) = &r.psk {
+                        protected.insert(PSK_ID, Value::Bytes(p.psk_id().to_vec()));
                     }
                     let protected = protected.to_protected();
                     let info = recipient_structure(content.value(), &protected, r.extra_info);
-                    let mut slot = None;
-                    let mode = PskInput::mode(r.psk, &mut slot)?;
+                    let mode = r.psk.as_ref().map_or(SenderMode::Base, SenderMode::Psk);
                     let (ek, ct) =
                         r.alg
                             .suite()?

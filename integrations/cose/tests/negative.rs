@@ -354,6 +354,12 @@ fn psk_mode_must_agree() {
         Err(Error::Psk)
     );
     assert!(Decryptor::new(&k).psk(&[1u8; 16], b"id").is_err());
+    // The decryptor's Debug names the PSK's identifier, never the PSK.
+    let debug = format!("{:?}", Decryptor::new(&k).psk(&psk, b"id").unwrap());
+    assert!(
+        debug.contains("redacted") && !debug.contains("7, 7, 7"),
+        "{debug}"
+    );
 }
 
 #[test]

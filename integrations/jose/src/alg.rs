@@ -177,5 +177,3 @@ impl ContentEncryption {
 
 /// The IV of RFC 7518 §5.3: 96 bits.
 pub(crate) const IV_LEN: usize = 12;
-/// The tag of RFC 7518 §5.3: 128 bits.
-pub(crate) const TAG_LEN: usize = 16;

@@ -4,9 +4,9 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 use typed_hpke::Psk;
-use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite};
+use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite, TAG_LEN};
 
-use crate::alg::{IV_LEN, TAG_LEN};
+use crate::alg::IV_LEN;
 use crate::json::str_member;
 use crate::jwe::Jwe;
 use crate::{Algorithm, ContentEncryption, Error, PrivateJwk, b64, recipient_structure};
@@ -31,7 +31,7 @@ pub struct Decryptor<'a> {
     key: Key<'a>,
     info: &'a [u8],
     extra_info: &'a [u8],
-    psk: Option<(&'a [u8], &'a [u8])>,
+    psk: Option<Psk<'a>>,
     understood: &'a [&'a str],
 }
 
@@ -152,8 +152,7 @@ impl<'a> Decryptor<'a> {
     /// # Errors
     /// [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        Psk::new(psk, psk_id)?;
-        self.psk = Some((psk, psk_id));
+        self.psk = Some(Psk::new(psk, psk_id)?);
         Ok(self)
     }
 
@@ -202,19 +201,19 @@ impl<'a> Decryptor<'a> {
         if candidates.is_empty() {
             return Err(Error::NoRecipient);
         }
-        let mut last = Error::Decrypt;
+        // A candidate that fails to decrypt may be another key's of the same KEM (no `kid`):
+        // the next is tried; any other error is the message's and ends the search.
         for (i, alg, header) in candidates {
             let result = if alg.is_key_encryption() {
                 self.key_encryption(jwe, i, alg, &header)
             } else {
                 self.integrated(jwe, alg, &header)
             };
-            match result {
-                Err(Error::Decrypt) => last = Error::Decrypt,
-                other => return other,
+            if !matches!(result, Err(Error::Decrypt)) {
+                return result;
             }
         }
-        Err(last)
+        Err(Error::Decrypt)
     }
 
     /// `crit` must be protected, a non-empty list of names that are present, not registered,
@@ -263,7 +262,7 @@ impl<'a> Decryptor<'a> {
         let id = str_member(header, "psk_id")?.map(b64::decode).transpose()?;
         match (id, self.psk) {
             (None, None) => Ok(None),
-            (Some(id), Some((psk, ours))) if id == ours => Ok(Some(Psk::new(psk, ours)?)),
+            (Some(id), Some(ours)) if id == ours.psk_id() => Ok(Some(ours)),
             _ => Err(Error::Psk),
         }
     }
@@ -345,9 +344,14 @@ impl<'a> Decryptor<'a> {
             return Err(Error::Decrypt);
         }
         let aad = jwe.authenticated_data();
-        let mut sealed = Vec::with_capacity(jwe.ciphertext.len() + TAG_LEN);
-        sealed.extend_from_slice(&jwe.ciphertext);
-        sealed.extend_from_slice(&jwe.tag);
-        Ok(Opener::new(enc.aead_id(), &cek, &jwe.iv)?.open(&aad, &sealed)?)
+        // The tag stands apart in a JWE: opened detached, in place, in one copy of the
+        // ciphertext (left as it was if the tag does not verify).
+        let mut plaintext = jwe.ciphertext.clone();
+        Opener::new(enc.aead_id(), &cek, &jwe.iv)?.open_in_place_detached(
+            &aad,
+            &mut plaintext,
+            &jwe.tag,
+        )?;
+        Ok(plaintext)
     }
 }

@@ -10,7 +10,7 @@ use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{Sealer, SenderMode};
 use zeroize::Zeroizing;
 
-use crate::alg::{IV_LEN, TAG_LEN};
+use crate::alg::IV_LEN;
 use crate::jwe::{Jwe, JweRecipient};
 use crate::{Algorithm, ContentEncryption, Error, PublicJwk, b64, recipient_structure};
 
@@ -19,20 +19,6 @@ const RESERVED: &[&str] = &[
     "alg", "enc", "ek", "psk_id", "zip", "crit", "kid", "iv", "tag",
 ];
 
-/// A PSK and its identifier, checked by typed-hpke (at least 32 bytes, RFC 9180 §9.5).
-#[derive(Clone, Copy)]
-struct PskInput<'a> {
-    psk: &'a [u8],
-    id: &'a [u8],
-}
-
-impl<'a> PskInput<'a> {
-    fn new(psk: &'a [u8], id: &'a [u8]) -> Result<Self, Error> {
-        Psk::new(psk, id)?;
-        Ok(Self { psk, id })
-    }
-}
-
 /// One recipient of key encryption: its algorithm and key, and its `recipient_extra_info`
 /// and PSK (§6, §6.1).
 #[derive(Clone, Copy)]
@@ -40,7 +26,7 @@ pub struct Recipient<'a> {
     alg: Algorithm,
     key: &'a PublicJwk,
     extra_info: &'a [u8],
-    psk: Option<PskInput<'a>>,
+    psk: Option<Psk<'a>>,
 }
 
 impl core::fmt::Debug for Recipient<'_> {
@@ -93,7 +79,7 @@ impl<'a> Recipient<'a> {
     /// [`Error::Hpke`] with [`typed_hpke::Error::InvalidPsk`] for a PSK shorter than 32 bytes
     /// or an empty identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        self.psk = Some(PskInput::new(psk, psk_id)?);
+        self.psk = Some(Psk::new(psk, psk_id)?);
         Ok(self)
     }
 }
@@ -103,7 +89,7 @@ enum Kind<'a> {
         alg: Algorithm,
         key: &'a PublicJwk,
         info: &'a [u8],
-        psk: Option<PskInput<'a>>,
+        psk: Option<Psk<'a>>,
     },
     KeyEncryption {
         enc: ContentEncryption,
@@ -215,7 +201,7 @@ impl<'a> Encryptor<'a> {
     /// [`Recipient::psk`]); [`Error::Hpke`] for a PSK shorter than 32 bytes or an empty
     /// identifier.
     pub fn psk(mut self, psk: &'a [u8], psk_id: &'a [u8]) -> Result<Self, Error> {
-        let input = PskInput::new(psk, psk_id)?;
+        let input = Psk::new(psk, psk_id)?;
         match &mut self.kind {
             Kind::Integrated { psk: slot, .. } => *slot = Some(input),
             Kind::KeyEncryption { .. } => return Err(Error::UnsupportedAlgorithm),
@@ -268,18 +254,11 @@ impl<'a> Encryptor<'a> {
                 if let Some(kid) = key.kid() {
                     protected.insert("kid".into(), s(kid.into()));
                 }
-                if let Some(p) = psk {
-                    protected.insert("psk_id".into(), s(b64::encode(p.id)));
+                if let Some(p) = &psk {
+                    protected.insert("psk_id".into(), s(b64::encode(p.psk_id())));
                 }
                 let mut jwe = skeleton(&protected, aad_b64)?;
-                let mode_psk;
-                let mode = match psk {
-                    Some(p) => {
-                        mode_psk = Psk::new(p.psk, p.id)?;
-                        SenderMode::Psk(&mode_psk)
-                    }
-                    None => SenderMode::Base,
-                };
+                let mode = psk.as_ref().map_or(SenderMode::Base, SenderMode::Psk);
                 let aad = jwe.authenticated_data();
                 let (enc, ct) = alg
                     .suite()?
@@ -303,14 +282,7 @@ impl<'a> Encryptor<'a> {
                 let mut sealed = Vec::with_capacity(recipients.len());
                 for r in &recipients {
                     let info = recipient_structure(enc.name(), r.extra_info);
-                    let mode_psk;
-                    let mode = match r.psk {
-                        Some(p) => {
-                            mode_psk = Psk::new(p.psk, p.id)?;
-                            SenderMode::Psk(&mode_psk)
-                        }
-                        None => SenderMode::Base,
-                    };
+                    let mode = r.psk.as_ref().map_or(SenderMode::Base, SenderMode::Psk);
                     // §6: the HPKE aad of key encryption is the empty octet sequence.
                     let (ek, ct) = r
                         .alg
@@ -322,8 +294,8 @@ impl<'a> Encryptor<'a> {
                         header.insert("kid".into(), s(kid.into()));
                     }
                     header.insert("ek".into(), s(b64::encode(&ek)));
-                    if let Some(p) = r.psk {
-                        header.insert("psk_id".into(), s(b64::encode(p.id)));
+                    if let Some(p) = &r.psk {
+                        header.insert("psk_id".into(), s(b64::encode(p.psk_id())));
                     }
                     sealed.push((header, ct));
                 }
@@ -342,8 +314,11 @@ impl<'a> Encryptor<'a> {
                 let mut iv = [0u8; IV_LEN];
                 rng.fill_bytes(&mut iv);
                 let aad = jwe.authenticated_data();
-                let mut ct = Sealer::new(enc.aead_id(), cek, &iv)?.seal(&aad, plaintext)?;
-                jwe.tag = ct.split_off(ct.len() - TAG_LEN);
+                // JWE carries the tag apart from the ciphertext: sealed detached, in place.
+                let mut ct = plaintext.to_vec();
+                let tag =
+                    Sealer::new(enc.aead_id(), cek, &iv)?.seal_in_place_detached(&aad, &mut ct)?;
+                jwe.tag = tag.to_vec();
                 jwe.ciphertext = ct;
                 jwe.iv = iv.to_vec();
                 Ok(jwe)
