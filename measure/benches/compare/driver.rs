@@ -414,8 +414,14 @@ fn median(sorted: &[f64]) -> f64 {
 /// Runs one row: `jobs[0]` is typed-hpke, every other entry a peer, the limit or the floor.
 /// Warms every job up, sizes the batch on typed-hpke, then runs `config.rounds` rounds; each
 /// round runs every job's batch once, starting one place further along than the last round.
-pub fn run(config: &Config, row: &str, mut jobs: Vec<(&'static str, Job)>) -> Vec<Outcome> {
+pub fn run(config: &Config, row: &str, jobs: Vec<(&'static str, Job)>) -> Vec<Outcome> {
     assert_eq!(jobs[0].0, TYPED);
+    run_paired(config, row, jobs)
+}
+
+/// [`run`] with any implementation as the subject, `jobs[0]`, whose per-round time is the
+/// numerator of every ratio (`benches/primitives.rs` puts aws-lc-rs there).
+pub fn run_paired(config: &Config, row: &str, mut jobs: Vec<(&'static str, Job)>) -> Vec<Outcome> {
     for (_, job) in jobs.iter_mut() {
         job(2);
     }
