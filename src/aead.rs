@@ -139,14 +139,15 @@ macro_rules! rustcrypto_aead {
                 cipher.open_to(nonce, aad, input, output, tag)
             }
 
-            fn open_in_place_fresh(
+            #[cfg(feature = "alloc")]
+            fn open_fresh(
                 cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
-                buffer: &mut [u8],
+                input: &[u8],
                 tag: &crate::aead::Tag<Self>,
-            ) -> Result<(), crate::Error> {
-                cipher.open_in_place_fresh(nonce, aad, buffer, tag)
+            ) -> Result<alloc::vec::Vec<u8>, crate::Error> {
+                cipher.open_fresh(nonce, aad, input, tag)
             }
         }
     };
@@ -186,10 +187,23 @@ mod aws_lc;
     any(feature = "aes-gcm", feature = "chacha20poly1305")
 ))]
 pub use self::aws_lc::Keyed;
+#[cfg(all(
+    feature = "graviola",
+    not(feature = "aws-lc-rs"),
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+mod graviola;
+#[cfg(all(
+    feature = "graviola",
+    not(feature = "aws-lc-rs"),
+    any(feature = "aes-gcm", feature = "chacha20poly1305")
+))]
+pub use self::graviola::Keyed;
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 mod rustcrypto;
 #[cfg(all(
     not(feature = "aws-lc-rs"),
+    not(feature = "graviola"),
     any(feature = "aes-gcm", feature = "chacha20poly1305")
 ))]
 pub use self::rustcrypto::Keyed;

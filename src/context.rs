@@ -154,17 +154,16 @@ impl<A: SealingAead> AeadState<A> {
         Ok(out)
     }
 
-    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, opened in place there.
-    /// Nobody else sees the `Vec`, and it is dropped on failure, so the engine may decrypt
-    /// before it checks the tag.
+    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, decrypted into it out
+    /// of place where the engine can (one pass over the message instead of a copy and a pass
+    /// in place). Nobody else sees the `Vec`, and it is dropped on failure, so the engine may
+    /// decrypt before it checks the tag.
     #[cfg(feature = "alloc")]
     pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
         let (ciphertext, tag) = split_tag::<A>(ct)?;
-        let mut out = ciphertext.to_vec();
         self.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::open_in_place_fresh(cipher, nonce, aad, &mut out, &tag)
-        })?;
-        Ok(out)
+            A::SealingEngine::open_fresh(cipher, nonce, aad, ciphertext, &tag)
+        })
     }
 }
 

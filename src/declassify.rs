@@ -48,3 +48,13 @@ pub(crate) fn scalar_in_range(in_range: Choice) -> bool {
 pub(crate) fn tag_verified(verified: Choice) -> bool {
     reveal::<0x30>(verified)
 }
+
+/// Whether a point an assembly backend computed from a secret scalar (a public key, graviola's
+/// `pk(sk)`) is on the curve, as RustCrypto checks it on the way in. It always is (the check is
+/// against a fault); the point is the public key, published by every caller.
+/// Reached only with an assembly backend for the curve; the generic code names it for all.
+#[cfg(any(feature = "nist", feature = "secp256k1"))]
+#[inline(never)]
+pub(crate) fn computed_point_valid(valid: Choice) -> bool {
+    reveal::<0x40>(valid)
+}

@@ -19,6 +19,8 @@ use crate::Error;
 
 #[cfg(all(feature = "aws-lc-rs", any(feature = "x25519", feature = "nist")))]
 mod aws_lc;
+#[cfg(all(feature = "graviola", not(feature = "aws-lc-rs"), feature = "nist"))]
+mod graviola;
 #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
 pub(crate) use self::aws_lc::is_os_rng;
 mod dhkem;

@@ -16,9 +16,10 @@ extern crate std;
 // the runtime API, which converts typed values into its enums on its own side.
 
 // Shared by every layer, and importing none of them.
+mod backend;
 mod declassify; // marks where a secret-dependent value may become public (the ct/ harness)
 mod error; // `Error`, the one error type
-mod util; // the RFC 9180 suite ids, hex for `Debug`
+mod util; // the RFC 9180 suite ids, hex for `Debug` // which backend computes the primitives: `backend()`, graviola's CPU check
 
 // Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door.
 pub mod aead;
@@ -53,6 +54,7 @@ pub mod suite;
 #[cfg(feature = "serde")]
 mod serde_impls;
 
+pub use crate::backend::{Backend, backend};
 pub use crate::context::{ReceiverContext, SenderContext};
 pub use crate::error::Error;
 pub use crate::hpke::Hpke;

@@ -192,16 +192,17 @@ pub trait SealingAeadEngine<A: SealingAead> {
         tag: &Tag<A>,
     ) -> Result<(), Error>;
 
-    /// [`Self::open_in_place`] on a buffer the crate has just allocated and drops on failure,
-    /// so nobody sees it: on failure `buffer` may hold anything but plaintext (the aws-lc-rs
-    /// engine decrypts before it checks the tag, then zeroes the buffer).
-    fn open_in_place_fresh(
+    /// `Open` of `input` into a new `Vec` (the `Vec`-returning `open`s), out of place where the
+    /// engine can: nobody sees the `Vec` on failure, so the engine may decrypt before it checks
+    /// the tag (aws-lc and graviola do, and clear what they wrote).
+    #[cfg(feature = "alloc")]
+    fn open_fresh(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
-        buffer: &mut [u8],
+        input: &[u8],
         tag: &Tag<A>,
-    ) -> Result<(), Error>;
+    ) -> Result<alloc::vec::Vec<u8>, Error>;
 }
 
 /// A Diffie-Hellman group's engine: scalars, points and raw `DH`, for [`DhKem`] only.

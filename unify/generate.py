@@ -34,6 +34,8 @@ INVOCATIONS = [
     "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp -p typed-hpke-jose -p typed-hpke-cose "
     "--features typed-hpke/hazmat,typed-hpke/serde,typed-hpke/rayon,typed-hpke-measure/aws-lc-rs,"
     "typed-hpke-ohttp/aws-lc-rs,typed-hpke-jose/aws-lc-rs,typed-hpke-cose/aws-lc-rs --tests",
+    "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp -p typed-hpke-jose -p typed-hpke-cose "
+    "--features typed-hpke/hazmat,typed-hpke/serde,typed-hpke/graviola --tests",
     "test " + INTEGRATIONS,
     "test " + INTEGRATIONS + " --bench ohttp",
     "build --example generate-vectors --features hazmat,serde",

@@ -104,19 +104,21 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         self.rustcrypto.open_to(nonce, aad, input, output, tag)
     }
 
-    /// aws-lc's, on a buffer nobody else sees: on failure aws-lc zeroes it.
-    pub(crate) fn open_in_place_fresh(
+    /// aws-lc's, out of place into a zeroed `Vec` nobody else sees: on failure aws-lc zeroes
+    /// what it wrote.
+    pub(crate) fn open_fresh(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
-        buffer: &mut [u8],
+        input: &[u8],
         tag: &Tag<C>,
-    ) -> Result<(), Error> {
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
         let nonce = self::nonce::<C>(nonce)?;
+        let mut out = alloc::vec![0u8; input.len()];
         super::opened(
             self.aws
-                .open_in_place_separate_tag(nonce, Aad::from(aad), tag, buffer)
-                .map(|_| ()),
-        )
+                .open_separate_gather(nonce, Aad::from(aad), input, tag, &mut out),
+        )?;
+        Ok(out)
     }
 }

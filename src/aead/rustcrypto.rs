@@ -16,10 +16,12 @@ pub struct Keyed<C>(C);
 impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> {}
 
 #[cfg_attr(
-    feature = "aws-lc-rs",
+    any(feature = "aws-lc-rs", feature = "graviola"),
     allow(
         dead_code,
-        reason = "under aws-lc-rs only the opens into a caller's buffer run here"
+        reason = "under aws-lc-rs only the opens into a caller's buffer run here (under \
+                  graviola, and on CPUs graviola does not support, everything but \
+                  `open_fresh`)"
     )
 )]
 impl<C: AeadInOut + KeyInit> Keyed<C> {
@@ -77,13 +79,18 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         opened(self.0.decrypt_inout_detached(nonce, aad, buf, tag))
     }
 
-    pub(crate) fn open_in_place_fresh(
+    /// Out of place into a zeroed `Vec` (the tag is checked first: on failure nothing is
+    /// decrypted into it).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn open_fresh(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
-        buffer: &mut [u8],
+        input: &[u8],
         tag: &Tag<C>,
-    ) -> Result<(), Error> {
-        self.open_in_place(nonce, aad, buffer, tag)
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let mut out = alloc::vec![0u8; input.len()];
+        self.open_to(nonce, aad, input, &mut out, tag)?;
+        Ok(out)
     }
 }

@@ -21,4 +21,5 @@ impl WeierstrassKem for Secp256k1 {
     const BITMASK: u8 = 0xff;
     type Hash = sha2::Sha256;
     type NSecret = U32;
+    type Accel = super::weierstrass::Portable;
 }

@@ -3,7 +3,9 @@
 //!
 //! The pure-Rust backend is the generic Weierstrass one (`super::weierstrass`). With the feature
 //! `aws-lc-rs` the three curves run on aws-lc-rs instead (`super::aws_lc`), with the same
-//! sampling, derivation and validation code in front of it.
+//! sampling, derivation and validation code in front of it. With the feature `graviola`,
+//! P-256's and P-384's multiplications run on graviola (`super::graviola`) inside the generic
+//! backend, which keeps everything else.
 
 use hybrid_array::typenum::{U32, U48, U64};
 
@@ -18,7 +20,29 @@ macro_rules! backend {
             const BITMASK: u8 = $mask;
             type Hash = $hash;
             type NSecret = $nsecret;
+            type Accel = accel!($alg);
         }
+    };
+}
+
+/// The assembly backend of a curve: graviola's P-256 and P-384 under the `graviola` feature
+/// (`super::graviola`), RustCrypto's arithmetic alone otherwise and for P-521.
+#[cfg(all(not(feature = "aws-lc-rs"), feature = "graviola"))]
+macro_rules! accel {
+    (ECDH_P256) => {
+        super::graviola::P256
+    };
+    (ECDH_P384) => {
+        super::graviola::P384
+    };
+    ($alg:ident) => {
+        super::weierstrass::Portable
+    };
+}
+#[cfg(all(not(feature = "aws-lc-rs"), not(feature = "graviola")))]
+macro_rules! accel {
+    ($alg:ident) => {
+        super::weierstrass::Portable
     };
 }
 

@@ -10,6 +10,7 @@ use elliptic_curve::{
 };
 use hkdf::Hkdf;
 use hkdf::hmac::EagerHash;
+use hybrid_array::typenum::Unsigned as _;
 use hybrid_array::{Array, ArraySize};
 use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
@@ -32,6 +33,92 @@ pub trait WeierstrassKem: crate::sealed::Sealed + Sized + 'static {
     const BITMASK: u8;
     type Hash: EagerHash;
     type NSecret: ArraySize;
+    /// The assembly backend of the curve's multiplications (graviola's P-256 and P-384 under
+    /// the `graviola` feature), or [`Portable`]: RustCrypto's arithmetic alone.
+    type Accel: Accel<Self::Curve>;
+}
+
+/// A backend that computes a curve's public keys and Diffie-Hellman outputs in place of
+/// RustCrypto's arithmetic, on the CPUs where it can run. Everything else (sampling,
+/// derivation, range checks, public key validation) stays RustCrypto's, so the keys, the errors
+/// and the outputs are the same with it and without it.
+#[doc(hidden)]
+pub trait Accel<C: CurveArithmetic> {
+    /// `false` for [`Portable`]: the calls below are then never made, nor their inputs built.
+    const ENABLED: bool;
+    /// The backend's parsed public key, with whatever it precomputes for multiplying it.
+    type Parsed: Clone + Send + Sync;
+    /// `pk(sk)` as an uncompressed SEC1 point into `out`, for a scalar in `[1, n)`; `false` if
+    /// the backend cannot run on this CPU (then `out` is as it was).
+    fn public(sk: &FieldBytes<C>, out: &mut [u8]) -> bool;
+    /// Parses a point already validated by RustCrypto; `None` if the backend cannot run on
+    /// this CPU.
+    fn parse(uncompressed: &[u8]) -> Option<Self::Parsed>;
+    /// `DH(sk, pk)`, the x-coordinate of `sk·pk`, into `out`, and whether it was computed.
+    fn dh(sk: &FieldBytes<C>, pk: &Self::Parsed, out: &mut FieldBytes<C>) -> Choice;
+}
+
+/// No assembly backend: RustCrypto's arithmetic computes everything.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Portable;
+
+impl<C: CurveArithmetic> Accel<C> for Portable {
+    const ENABLED: bool = false;
+    type Parsed = core::convert::Infallible;
+    fn public(_: &FieldBytes<C>, _: &mut [u8]) -> bool {
+        false
+    }
+    fn parse(_: &[u8]) -> Option<Self::Parsed> {
+        None
+    }
+    fn dh(_: &FieldBytes<C>, pk: &Self::Parsed, _: &mut FieldBytes<C>) -> Choice {
+        match *pk {}
+    }
+}
+
+/// A prepared public key: the backend's parsed key where it runs, else the fixed-window table
+/// over RustCrypto's arithmetic.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+pub enum Prepared<C: CurveArithmetic, A: Accel<C>> {
+    Accel(alloc::boxed::Box<A::Parsed>),
+    Table(table::Table<C>),
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveArithmetic, A: Accel<C>> core::fmt::Debug for Prepared<C, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::Accel(_) => f.write_str("Prepared::Accel"),
+            Self::Table(table) => f.debug_tuple("Prepared::Table").field(table).finish(),
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<C: CurveArithmetic, A: Accel<C>> Clone for Prepared<C, A> {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Accel(parsed) => Self::Accel(parsed.clone()),
+            Self::Table(table) => Self::Table(table.clone()),
+        }
+    }
+}
+
+/// SerializePublicKey (§7.1.1) of a point that is not the identity: 0x04 || x || y. Written
+/// from the coordinates rather than through `to_sec1_point`, whose tag byte is chosen in
+/// constant time between the identity's and a point's and then branched on to find the length.
+fn uncompressed<C: CurveArithmetic>(point: &AffinePoint<C>) -> Array<u8, UncompressedPointSize<C>>
+where
+    FieldBytesSize<C>: ModulusSize,
+{
+    let (x, y) = (point.x(), point.y());
+    Array::from_fn(|i| match i {
+        0 => SEC1_UNCOMPRESSED,
+        i if i <= x.len() => x[i - 1],
+        i => y[i - 1 - x.len()],
+    })
 }
 
 impl<W> DhGroup for W
@@ -49,7 +136,7 @@ where
     type Scalar = NonZeroScalar<W::Curve>;
     type Point = AffinePoint<W::Curve>;
     #[cfg(feature = "alloc")]
-    type Table = table::Table<W::Curve>;
+    type Table = Prepared<W::Curve, W::Accel>;
     #[cfg(not(feature = "alloc"))]
     type Table = ();
     type Engine = Self;
@@ -91,17 +178,33 @@ where
     fn public(
         sk: &<Self as DhGroup>::Scalar,
     ) -> (<Self as DhGroup>::Point, Array<u8, <Self as DhGroup>::NPk>) {
+        if W::Accel::ENABLED {
+            let mut bytes = Array::<u8, UncompressedPointSize<W::Curve>>::default();
+            if W::Accel::public(&Zeroizing::new(sk.to_repr()), &mut bytes) {
+                // The backend's point, read into RustCrypto's form and checked on the curve in
+                // constant time (its coordinates are as secret as the key until published);
+                // were it refused, the portable code below computes it again.
+                bytes[0] = SEC1_UNCOMPRESSED;
+                let n = FieldBytesSize::<W::Curve>::USIZE;
+                let (x, y) = (&bytes[1..=n], &bytes[1 + n..]);
+                let (x, y) = (
+                    FieldBytes::<W::Curve>::try_from(x).unwrap_or_default(),
+                    FieldBytes::<W::Curve>::try_from(y).unwrap_or_default(),
+                );
+                let sec1 = elliptic_curve::sec1::Sec1Point::<W::Curve>::from_affine_coordinates(
+                    &x, &y, false,
+                );
+                let point = AffinePoint::<W::Curve>::from_sec1_point(&sec1);
+                let valid = Choice::from(u8::from(bool::from(point.is_some())));
+                let point = point.unwrap_or(AffinePoint::<W::Curve>::default());
+                if crate::declassify::computed_point_valid(valid) {
+                    return (point, bytes);
+                }
+            }
+        }
         let point = ProjectivePoint::<W::Curve>::mul_by_generator(sk).to_affine();
-        // SerializePublicKey (§7.1.1): 0x04 || x || y. Written from the coordinates rather than
-        // through `to_sec1_point`, whose tag byte is chosen in constant time between the
-        // identity's and a point's and then branched on to find the length: the point is
-        // never the identity (sk is in [1, n)), and no branch on the secret is needed.
-        let (x, y) = (point.x(), point.y());
-        let bytes = Array::from_fn(|i| match i {
-            0 => SEC1_UNCOMPRESSED,
-            i if i <= x.len() => x[i - 1],
-            i => y[i - 1 - x.len()],
-        });
+        // SerializePublicKey (§7.1.1); the point is never the identity (sk is in [1, n)).
+        let bytes = uncompressed::<W::Curve>(&point);
         (point, bytes)
     }
 
@@ -123,6 +226,11 @@ where
         pk: &<Self as DhGroup>::Point,
         out: &mut Array<u8, <Self as DhGroup>::NDh>,
     ) -> Choice {
+        if W::Accel::ENABLED
+            && let Some(parsed) = W::Accel::parse(&uncompressed::<W::Curve>(pk))
+        {
+            return W::Accel::dh(&Zeroizing::new(sk.to_repr()), &parsed, out);
+        }
         // DH(sk, pk) is the x-coordinate of sk·pk, Ndh bytes. The product is as secret as the
         // DH output and is wiped.
         // The scalar is borrowed, not copied out of its `NonZeroScalar`.
@@ -132,7 +240,12 @@ where
 
     #[cfg(feature = "alloc")]
     fn prepare(pk: &<Self as DhGroup>::Point) -> <Self as DhGroup>::Table {
-        table::Table::new(pk)
+        if W::Accel::ENABLED
+            && let Some(parsed) = W::Accel::parse(&uncompressed::<W::Curve>(pk))
+        {
+            return Prepared::Accel(alloc::boxed::Box::new(parsed));
+        }
+        Prepared::Table(table::Table::new(pk))
     }
 
     #[cfg(not(feature = "alloc"))]
@@ -140,7 +253,10 @@ where
 
     #[cfg(feature = "alloc")]
     fn table_heap_size(table: &<Self as DhGroup>::Table) -> usize {
-        table.heap_size()
+        match table {
+            Prepared::Accel(_) => core::mem::size_of::<<W::Accel as Accel<W::Curve>>::Parsed>(),
+            Prepared::Table(table) => table.heap_size(),
+        }
     }
 
     #[cfg(not(feature = "alloc"))]
@@ -156,9 +272,13 @@ where
     ) -> Choice {
         #[cfg(feature = "alloc")]
         {
-            // The same x-coordinate as `dh`, the product summed from the table.
+            // The same x-coordinate as `dh`, from the backend's parsed key or with the product
+            // summed from the table.
             let _ = pk;
-            x_coordinate::<W::Curve>(&table.mul(sk), out)
+            match table {
+                Prepared::Accel(parsed) => W::Accel::dh(&Zeroizing::new(sk.to_repr()), parsed, out),
+                Prepared::Table(table) => x_coordinate::<W::Curve>(&table.mul(sk), out),
+            }
         }
         #[cfg(not(feature = "alloc"))]
         {

@@ -60,7 +60,10 @@ pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
 type Scalar = <X25519 as DhGroup>::Scalar;
 type Point = <X25519 as DhGroup>::Point;
 
-/// The pure-Rust backend: the scalar and the point are their bytes.
+/// The pure-Rust backend: the scalar and the point are their bytes. With the `graviola`
+/// feature, on a CPU graviola supports, the public key and `DH` run on graviola instead
+/// (`crate::backend::graviola`); a prepared key keeps dalek's table, which measured faster than
+/// graviola's variable-base ladder (BENCHMARKS.md, "Candidate primitives").
 #[cfg(not(feature = "aws-lc-rs"))]
 mod backend {
     use hybrid_array::Array;
@@ -90,6 +93,14 @@ mod backend {
     }
 
     pub(super) fn public(sk: &Scalar) -> (Point, Array<u8, U32>) {
+        #[cfg(feature = "graviola")]
+        if crate::backend::graviola::available() {
+            // s2n-bignum's fixed-base X25519. graviola wipes its copy of the key on drop.
+            let pk = ::graviola::key_agreement::x25519::StaticPrivateKey::from_array(sk)
+                .public_key()
+                .as_bytes();
+            return (pk, Array(pk));
+        }
         // The fixed-base multiplication with dalek's precomputed tables.
         let secret = x25519_dalek::StaticSecret::from(*sk);
         let pk = x25519_dalek::PublicKey::from(&secret).to_bytes();
@@ -101,6 +112,21 @@ mod backend {
     }
 
     pub(super) fn dh(sk: &Scalar, pk: &Point, out: &mut Array<u8, U32>) -> Choice {
+        #[cfg(feature = "graviola")]
+        if crate::backend::graviola::available() {
+            use ::graviola::key_agreement::x25519::{PublicKey, StaticPrivateKey};
+            // s2n-bignum's ladder (RFC 7748 §5, clamping inside). graviola refuses the
+            // all-zero output itself (§7.1.4 of RFC 9180); the check is made here all the same,
+            // on what it returns. Its key copy and its shared secret wipe themselves on drop.
+            return match StaticPrivateKey::from_array(sk).diffie_hellman(&PublicKey::from_array(pk))
+            {
+                Ok(shared) => {
+                    out.copy_from_slice(&shared.0);
+                    !is_all_zero(&out.0)
+                }
+                Err(_) => Choice::from(0),
+            };
+        }
         out.copy_from_slice(&super::x25519(sk, pk)[..]);
         // §7.1.4: abort if the DH output is the all-zero value.
         !is_all_zero(&out.0)

@@ -1,0 +1,248 @@
+//! Which implementation computes the classical groups and the AEADs: [`backend`].
+
+/// The implementation behind X25519, the NIST curves and the AEADs in this build, on this CPU
+/// ([`backend`]). Every backend gives the same outputs and the same errors for the same inputs
+/// (seeded generators included); they differ in speed, in what they need to build, and in what
+/// they run on. The README's "Which configuration" compares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Pure Rust (the default): curve25519-dalek, RustCrypto's P-curves, AES-GCM and
+    /// ChaCha20-Poly1305. Also what a `graviola` build runs on a CPU graviola does not support.
+    RustCrypto,
+    /// aws-lc-rs (feature `aws-lc-rs`): X25519, P-256, P-384, P-521 and the AEADs. With both
+    /// backend features on, this one.
+    AwsLcRs,
+    /// graviola (feature `graviola`, on a CPU with the instructions it needs): X25519, P-256 and
+    /// P-384 public keys and Diffie-Hellman, AES-GCM and ChaCha20-Poly1305. X25519 against a
+    /// prepared key stays on curve25519-dalek's table, P-521 on RustCrypto (graviola has
+    /// neither), and the opens into a caller's buffer on RustCrypto's AEADs (graviola clears the
+    /// buffer on a bad tag; those calls promise to leave it as it was).
+    Graviola,
+}
+
+/// The backend this build runs on this CPU. ML-KEM (libcrux, with its own AVX2 / NEON
+/// detection), X448, secp256k1 and the KDFs are the same in every build.
+///
+/// ```
+/// // Under the `graviola` feature, `RustCrypto` here means the CPU lacks an instruction
+/// // graviola needs, and the pure-Rust code runs instead.
+/// println!("typed-hpke backend: {:?}", typed_hpke::backend());
+/// ```
+#[must_use]
+pub fn backend() -> Backend {
+    #[cfg(feature = "aws-lc-rs")]
+    return Backend::AwsLcRs;
+    #[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
+    if graviola::available() {
+        return Backend::Graviola;
+    }
+    #[cfg(not(feature = "aws-lc-rs"))]
+    Backend::RustCrypto
+}
+
+#[cfg(all(
+    feature = "graviola",
+    not(any(target_arch = "x86_64", target_arch = "aarch64"))
+))]
+compile_error!(
+    "typed-hpke's `graviola` backend runs on x86_64 and aarch64 only (graviola's assembly); \
+     build for this target without the feature"
+);
+
+/// The graviola backend's CPU check (feature `graviola`, without `aws-lc-rs`).
+///
+/// graviola asserts on entry to every function that the CPU has the instructions it uses, and
+/// panics if not. Every graviola call in this crate is therefore behind [`available`], which
+/// checks the same list first (graviola 0.4.4's `is_cpu_supported`; the dependency is pinned to
+/// that version for this reason) and sends the call to the pure-Rust code when it fails: a
+/// `graviola` build runs everywhere its target runs, on graviola where it can.
+#[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
+pub(crate) mod graviola {
+    use std::sync::LazyLock;
+
+    /// Whether the CPU has everything graviola requires, checked once.
+    static SUPPORTED: LazyLock<bool> = LazyLock::new(cpu_supported);
+
+    #[cfg(target_arch = "x86_64")]
+    fn cpu_supported() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        // valgrind does not report ADX (valgrind bug 494162) though it runs the instructions;
+        // graviola skips that one requirement when built with this variable set, and so does
+        // this check (ct/run sets it for the graviola build it runs under valgrind).
+        has!("aes")
+            && has!("pclmulqdq")
+            && has!("bmi1")
+            && (has!("adx") || option_env!("VALGRIND_BUG_494162").is_some())
+            && has!("avx")
+            && has!("avx2")
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    fn cpu_supported() -> bool {
+        use std::arch::is_aarch64_feature_detected as has;
+        has!("neon") && has!("aes") && has!("pmull") && has!("sha2")
+    }
+
+    /// Whether graviola may be called: the CPU supports it (and, in this crate's unit tests,
+    /// the test has not asked for the fallback with [`without`]).
+    pub(crate) fn available() -> bool {
+        #[cfg(test)]
+        if FALLBACK.with(core::cell::Cell::get) {
+            return false;
+        }
+        *SUPPORTED
+    }
+
+    #[cfg(test)]
+    std::thread_local! {
+        static FALLBACK: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Runs `f` on this thread as on a CPU without graviola's instructions (unit tests only).
+    #[cfg(test)]
+    pub(crate) fn without<T>(f: impl FnOnce() -> T) -> T {
+        FALLBACK.with(|c| c.set(true));
+        let out = f();
+        FALLBACK.with(|c| c.set(false));
+        out
+    }
+}
+
+/// graviola against the pure-Rust code it stands in for, in one build: every public key, `DH`
+/// (plain and prepared) and AEAD output must be the same whether graviola or the fallback
+/// computes it, and each side must open the other's ciphertexts and refuse a forged tag.
+#[cfg(all(test, feature = "graviola", not(feature = "aws-lc-rs")))]
+mod tests {
+    use hybrid_array::Array;
+
+    use super::graviola::{available, without};
+    use crate::kem::DhGroup;
+    use crate::sealed::DhEngine;
+
+    /// Deterministic bytes for the keys.
+    fn bytes(seed: &mut u64, out: &mut [u8]) {
+        for b in out {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *b = (*seed >> 24) as u8;
+        }
+    }
+
+    fn group<G: DhGroup + DhEngine<G>>(runs: usize) {
+        assert!(available(), "this test needs a CPU graviola supports");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(G::KEM_ID);
+        let mut keys = 0;
+        for _ in 0..runs {
+            let mut a = Array::<u8, G::NSk>::default();
+            let mut b = Array::<u8, G::NSk>::default();
+            bytes(&mut seed, &mut a);
+            bytes(&mut seed, &mut b);
+            if a.len() == 66 {
+                // P-521: a 521-bit scalar in 66 bytes (§7.1.3's bitmask).
+                (a[0], b[0]) = (a[0] & 1, b[0] & 1);
+            }
+            // Out-of-range NIST scalars are refused alike with or without graviola.
+            let (Ok(a), Ok(b)) = (G::scalar_from_bytes(&a), G::scalar_from_bytes(&b)) else {
+                continue;
+            };
+            keys += 1;
+            let (pa, pa_bytes) = G::public(&a);
+            let (pb, pb_bytes) = without(|| G::public(&b));
+            assert_eq!(without(|| G::public(&a)).1, pa_bytes);
+            assert_eq!(G::public(&b).1, pb_bytes);
+            let (mut ab, mut ba) = (Array::default(), Array::default());
+            assert!(bool::from(G::dh(&a, &pb, &mut ab)));
+            assert!(bool::from(without(|| G::dh(&b, &pa, &mut ba))));
+            assert_eq!(ab, ba);
+            // Prepared: graviola's parsed key (P-256, P-384) or dalek's table (X25519) against
+            // the fallback's table.
+            let (fast, portable) = (G::prepare(&pb), without(|| G::prepare(&pb)));
+            let (mut x, mut y) = (Array::default(), Array::default());
+            assert!(bool::from(G::dh_prepared(&a, &pb, &fast, &mut x)));
+            assert!(bool::from(without(|| G::dh_prepared(
+                &a, &pb, &portable, &mut y
+            ))));
+            assert_eq!((x, y), (ab.clone(), ab));
+        }
+        assert!(keys * 2 > runs, "{keys} of {runs} scalars in range");
+    }
+
+    #[test]
+    #[cfg(feature = "x25519")]
+    fn x25519_same_with_and_without_graviola() {
+        group::<crate::kem::X25519>(64);
+        // The all-zero output of a low-order point is refused on both paths.
+        let sk = crate::kem::X25519::scalar_from_bytes(&[7u8; 32]).unwrap();
+        let zero = crate::kem::X25519::point_from_bytes(&[0u8; 32]).unwrap();
+        let mut out = Array::default();
+        assert!(!bool::from(crate::kem::X25519::dh(&sk, &zero, &mut out)));
+        assert!(!bool::from(without(|| crate::kem::X25519::dh(
+            &sk, &zero, &mut out
+        ))));
+    }
+
+    #[test]
+    #[cfg(feature = "nist")]
+    fn p256_p384_same_with_and_without_graviola() {
+        group::<crate::kem::P256>(64);
+        group::<crate::kem::P384>(32);
+        // P-521 has no graviola code: the same either way, through the same generic backend.
+        group::<crate::kem::P521>(4);
+    }
+
+    #[test]
+    #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+    fn aeads_same_with_and_without_graviola() {
+        use crate::aead::Tag;
+        use crate::sealed::{AeadEngine, SealingAeadEngine};
+
+        fn one<A: crate::aead::SealingAead<Nn = hybrid_array::typenum::U12>>() {
+            let key = Array::<u8, A::Nk>::from_fn(|i| i as u8 ^ 0x5c);
+            let nonce = Array::<u8, A::Nn>::from_fn(|i| i as u8);
+            let (fast, portable) = (
+                A::Engine::new_cipher(&key),
+                without(|| A::Engine::new_cipher(&key)),
+            );
+            for len in [0usize, 1, 15, 16, 17, 64, 255, 1024, 4099] {
+                let pt: std::vec::Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+                let mut c1 = pt.clone();
+                let mut c2 = pt.clone();
+                let t1 = A::SealingEngine::seal_in_place(&fast, &nonce, b"aad", &mut c1).unwrap();
+                let t2 =
+                    A::SealingEngine::seal_in_place(&portable, &nonce, b"aad", &mut c2).unwrap();
+                assert_eq!((&c1, &t1), (&c2, &t2), "{} seal {len}", A::ID);
+                let mut out = std::vec![0u8; len];
+                let t3 = A::SealingEngine::seal_to(&fast, &nonce, b"aad", &pt, &mut out).unwrap();
+                assert_eq!((&out, &t3), (&c1, &t1));
+                // Each opens the other's, on the `Vec` path graviola takes.
+                let o = A::SealingEngine::open_fresh(&fast, &nonce, b"aad", &c2, &t2).unwrap();
+                assert_eq!(o, pt);
+                let o = A::SealingEngine::open_fresh(&portable, &nonce, b"aad", &c1, &t1).unwrap();
+                assert_eq!(o, pt);
+                // A forged tag: refused; a caller's buffer is left as it was.
+                let mut bad: Tag<A> = t1.clone();
+                bad[0] ^= 1;
+                assert!(A::SealingEngine::open_fresh(&fast, &nonce, b"aad", &c1, &bad).is_err());
+                let mut o = c1.clone();
+                assert!(
+                    A::SealingEngine::open_in_place(&fast, &nonce, b"aad", &mut o, &bad).is_err()
+                );
+                assert_eq!(o, c1);
+            }
+        }
+        #[cfg(feature = "aes-gcm")]
+        one::<crate::aead::Aes128Gcm>();
+        #[cfg(feature = "aes-gcm")]
+        one::<crate::aead::Aes256Gcm>();
+        #[cfg(feature = "chacha20poly1305")]
+        one::<crate::aead::ChaCha20Poly1305>();
+    }
+
+    #[test]
+    fn reports_graviola() {
+        assert_eq!(super::backend(), super::Backend::Graviola);
+        assert_eq!(without(super::backend), super::Backend::RustCrypto);
+    }
+}

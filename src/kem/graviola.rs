@@ -1,0 +1,97 @@
+//! P-256 and P-384 on graviola (feature `graviola`): the public key of a scalar and `DH`, in
+//! s2n-bignum's formally verified assembly, inside the generic Weierstrass backend
+//! (`super::weierstrass::Accel`).
+//!
+//! Only the two multiplications move. The scalars are still drawn, derived (RFC 9180 §7.1.3)
+//! and range-checked by RustCrypto, public keys are still validated by RustCrypto (§7.1.1,
+//! §7.1.4) before graviola sees them, and what graviola computes is read back through the same
+//! types: the keys, the errors and the outputs are those of the pure-Rust backend
+//! (`tests/backend_errors.rs`, the known-answer tests and the seeded round trips check that
+//! under this feature). Every call is behind `crate::backend::graviola::available()`: on a CPU
+//! graviola does not support, `public` and `parse` answer that they did not run and the
+//! pure-Rust code computes instead.
+//!
+//! Secrets: graviola's private key type wipes its scalar on drop, and its shared secret type
+//! wipes itself on drop; the scalar bytes handed to it are in a wiped buffer of the caller's.
+//! graviola's own secret marking for valgrind exists only in its own test builds; ct/run marks
+//! this crate's secrets, and graviola's code runs under it like any other.
+
+use elliptic_curve::FieldBytes;
+use subtle::Choice;
+
+use super::weierstrass::Accel;
+use crate::backend::graviola::available;
+
+macro_rules! graviola_curve {
+    ($(#[$doc:meta])* $name:ident, $curve:ty, $module:ident) => {
+        $(#[$doc])*
+        #[doc(hidden)]
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl Accel<$curve> for $name {
+            const ENABLED: bool = true;
+            /// graviola's public key: the affine point in Montgomery form and its table of
+            /// multiples for the 5-bit window (what a prepared key keeps, boxed).
+            type Parsed = ::graviola::key_agreement::$module::PublicKey;
+
+            fn public(sk: &FieldBytes<$curve>, out: &mut [u8]) -> bool {
+                if !available() {
+                    return false;
+                }
+                let Ok(key) = ::graviola::key_agreement::$module::StaticPrivateKey::from_bytes(sk)
+                else {
+                    // Not reached: the scalar is in [1, n), which is all graviola checks.
+                    return false;
+                };
+                let public = key.public_key_uncompressed();
+                if public.len() != out.len() {
+                    return false;
+                }
+                out.copy_from_slice(&public);
+                true
+            }
+
+            fn parse(uncompressed: &[u8]) -> Option<Self::Parsed> {
+                if !available() {
+                    return None;
+                }
+                ::graviola::key_agreement::$module::PublicKey::from_x962_uncompressed(uncompressed)
+                    .ok()
+            }
+
+            fn dh(
+                sk: &FieldBytes<$curve>,
+                pk: &Self::Parsed,
+                out: &mut FieldBytes<$curve>,
+            ) -> Choice {
+                let Ok(key) = ::graviola::key_agreement::$module::StaticPrivateKey::from_bytes(sk)
+                else {
+                    return Choice::from(0);
+                };
+                // The x-coordinate of sk·pk, big-endian, Ndh bytes; graviola refuses a result
+                // off the curve (a fault), which is then this crate's DH failure.
+                match key.diffie_hellman(pk) {
+                    Ok(shared) if shared.0.len() == out.len() => {
+                        out.copy_from_slice(&shared.0);
+                        Choice::from(1)
+                    }
+                    _ => Choice::from(0),
+                }
+            }
+        }
+    };
+}
+
+graviola_curve!(
+    /// P-256 on graviola.
+    P256,
+    p256::NistP256,
+    p256
+);
+graviola_curve!(
+    /// P-384 on graviola.
+    P384,
+    p384::NistP384,
+    p384
+);
