@@ -13,10 +13,11 @@ pub enum Backend {
     /// aws-lc-rs (feature `aws-lc-rs`): X25519, P-256, P-384, P-521 and the AEADs. With both
     /// backend features on, this one.
     AwsLcRs,
-    /// graviola (feature `graviola`, on a CPU with the instructions it needs): X25519, P-256 and
-    /// P-384 public keys and Diffie-Hellman, AES-GCM and ChaCha20-Poly1305. X25519 against a
-    /// prepared key stays on curve25519-dalek's table, P-521 on RustCrypto (graviola has
-    /// neither), and the opens into a caller's buffer on RustCrypto's AEADs (graviola clears the
+    /// graviola (feature `graviola`, on a CPU with the instructions it needs): X25519 and P-256
+    /// public keys and Diffie-Hellman, P-384 Diffie-Hellman, AES-GCM and ChaCha20-Poly1305.
+    /// X25519 against a prepared key stays on curve25519-dalek's table and P-384 public keys on
+    /// RustCrypto's precomputed tables (both measured faster), P-521 on RustCrypto (graviola has
+    /// none), and the opens into a caller's buffer on RustCrypto's AEADs (graviola clears the
     /// buffer on a bad tag; those calls promise to leave it as it was).
     Graviola,
 }

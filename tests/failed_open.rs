@@ -48,8 +48,12 @@ fn context_paths<A: SealingAead>(name: &str) {
     let (enc, mut sender) =
         Hpke::<K, HkdfSha256, A>::setup_sender_base(&mut rng, &pk, INFO).unwrap();
     let mut receiver = Hpke::<K, HkdfSha256, A>::setup_receiver_base(&enc, &sk, INFO).unwrap();
-    let messages: Vec<Vec<u8>> = (0..3)
-        .map(|i| format!("message {i} of a context").into_bytes())
+    // Lengths on both sides of the length from which `open` decrypts out of place (4096 bytes,
+    // `aead::OPEN_OUT_OF_PLACE_FROM`), and the empty message.
+    let messages: Vec<Vec<u8>> = [23usize, 4095, 4096, 4097, 70_000, 0]
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| (0..len).map(|j| (i * 31 + j * 7) as u8).collect())
         .collect();
     for (seq, pt) in messages.iter().enumerate() {
         let seq = seq as u64;
@@ -99,8 +103,9 @@ fn context_paths<A: SealingAead>(name: &str) {
                 "{label}: in place moved seq"
             );
         }
-        // The genuine message still opens, by a different path each time.
-        match seq {
+        // The genuine message still opens, by a different path each time (`open` on 23 and
+        // 4097 bytes: both of its ways).
+        match seq % 3 {
             0 => assert_eq!(&receiver.open(AAD, &ct).unwrap(), pt),
             1 => {
                 let mut out = vec![FILL; pt.len()];

@@ -263,9 +263,12 @@ macro_rules! nist_rows {
             .unwrap();
 
             // RustCrypto, as typed-hpke's default backend: parse (on the curve), multiply, x.
+            use ::$rc::elliptic_curve::group::Group as _;
             let scalar = ::$rc::NonZeroScalar::from_repr(sk.into()).unwrap();
             let rc_public = move |s: &::$rc::NonZeroScalar| {
-                (::$rc::ProjectivePoint::GENERATOR * s.as_ref())
+                // typed-hpke's: the precomputed base-point tables (RustCrypto's
+                // `precomputed-tables`, which typed-hpke's `std` turns on).
+                ::$rc::ProjectivePoint::mul_by_generator(s)
                     .to_affine()
                     .to_sec1_point(false)
             };
@@ -489,8 +492,99 @@ fn aead_rows(rows: &mut Vec<(String, Vec<(&'static str, Job)>)>) {
             }
             rows.push((format!("{name} seal {size} B"), seal_jobs));
             rows.push((format!("{name} open {size} B"), open_jobs));
+            rows.push((
+                format!("{name} open into a new Vec {size} B"),
+                fresh_open_jobs(name, &key, alg, &ct, tag, &pt),
+            ));
         }
     }
+}
+
+/// What typed-hpke's `Vec`-returning `open` can do, per backend: decrypt out of place into a
+/// zeroed `Vec` (`vec![0; n]`, as rust-hpke does), or copy the ciphertext into a new `Vec` and
+/// decrypt in place there. Each job returns the `Vec`; every variant is checked first.
+fn fresh_open_jobs(
+    name: &str,
+    key: &[u8],
+    alg: &'static aws_lc_rs::aead::Algorithm,
+    ct: &[u8],
+    tag: [u8; 16],
+    pt: &[u8],
+) -> Vec<(&'static str, Job)> {
+    use aws_lc_rs::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+    type Fresh = Box<dyn Fn(&[u8], &[u8; 16]) -> Vec<u8>>;
+    let aws = |gather: bool| -> Fresh {
+        let k = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
+        Box::new(move |ct, tag| {
+            let nonce = Nonce::assume_unique_for_key(NONCE);
+            if gather {
+                let mut out = vec![0u8; ct.len()];
+                k.open_separate_gather(nonce, Aad::from(AAD), ct, tag, &mut out)
+                    .unwrap();
+                out
+            } else {
+                let mut out = ct.to_vec();
+                k.open_in_place_separate_tag(nonce, Aad::from(AAD), tag, &mut out)
+                    .unwrap();
+                out
+            }
+        })
+    };
+    fn rc<C: AeadInOut + KeyInit + 'static>(key: &[u8], out_of_place: bool) -> Fresh {
+        let c = C::new_from_slice(key).unwrap();
+        let nonce = aead::Nonce::<C>::try_from(&NONCE[..]).unwrap();
+        Box::new(move |ct, tag| {
+            let tag = aead::Tag::<C>::try_from(&tag[..]).unwrap();
+            if out_of_place {
+                let mut out = vec![0u8; ct.len()];
+                let buf = aead::inout::InOutBuf::new(ct, &mut out).unwrap();
+                c.decrypt_inout_detached(&nonce, AAD, buf, &tag).unwrap();
+                out
+            } else {
+                let mut out = ct.to_vec();
+                c.decrypt_inout_detached(&nonce, AAD, out.as_mut_slice().into(), &tag)
+                    .unwrap();
+                out
+            }
+        })
+    }
+    let rc = |out_of_place: bool| -> Fresh {
+        match name {
+            "AES-128-GCM" => rc::<aes_gcm::Aes128Gcm>(key, out_of_place),
+            "AES-256-GCM" => rc::<aes_gcm::Aes256Gcm>(key, out_of_place),
+            _ => rc::<chacha20poly1305::ChaCha20Poly1305>(key, out_of_place),
+        }
+    };
+    let graviola: Fresh = if name == "ChaCha20-Poly1305" {
+        let k = graviola::aead::ChaCha20Poly1305::new(key.try_into().unwrap());
+        Box::new(move |ct, tag| {
+            let mut out = ct.to_vec();
+            k.decrypt(&NONCE, AAD, &mut out, tag).unwrap();
+            out
+        })
+    } else {
+        let k = graviola::aead::AesGcm::new(key);
+        Box::new(move |ct, tag| {
+            let mut out = ct.to_vec();
+            k.decrypt(&NONCE, AAD, &mut out, tag).unwrap();
+            out
+        })
+    };
+    let variants: Vec<(&'static str, Fresh)> = vec![
+        ("aws-lc-rs, out of place", aws(true)),
+        ("aws-lc-rs, copy and in place", aws(false)),
+        ("RustCrypto, out of place", rc(true)),
+        ("RustCrypto, copy and in place", rc(false)),
+        ("graviola, copy and in place", graviola),
+    ];
+    variants
+        .into_iter()
+        .map(|(who, open)| {
+            assert_eq!(open(ct, &tag), pt, "{who} {name}");
+            let ct = ct.to_vec();
+            (who, timed(move || open(black_box(&ct), &tag)))
+        })
+        .collect()
 }
 
 fn aead_tag(tag: &[u8; 16]) -> &[u8] {

@@ -104,8 +104,8 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         self.rustcrypto.open_to(nonce, aad, input, output, tag)
     }
 
-    /// aws-lc's, out of place into a zeroed `Vec` nobody else sees: on failure aws-lc zeroes
-    /// what it wrote.
+    /// aws-lc's, into a `Vec` nobody else sees (out of place into a zeroed one from
+    /// `OPEN_OUT_OF_PLACE_FROM` bytes, on a copy below): on failure aws-lc zeroes what it wrote.
     pub(crate) fn open_fresh(
         &self,
         nonce: &Nonce<C>,
@@ -114,6 +114,15 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         tag: &Tag<C>,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         let nonce = self::nonce::<C>(nonce)?;
+        if input.len() < super::OPEN_OUT_OF_PLACE_FROM {
+            let mut out = input.to_vec();
+            super::opened(
+                self.aws
+                    .open_in_place_separate_tag(nonce, Aad::from(aad), tag, &mut out)
+                    .map(|_| ()),
+            )?;
+            return Ok(out);
+        }
         let mut out = alloc::vec![0u8; input.len()];
         super::opened(
             self.aws

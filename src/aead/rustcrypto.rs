@@ -79,8 +79,8 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         opened(self.0.decrypt_inout_detached(nonce, aad, buf, tag))
     }
 
-    /// Out of place into a zeroed `Vec` (the tag is checked first: on failure nothing is
-    /// decrypted into it).
+    /// Into a new `Vec`: out of place into a zeroed one from `OPEN_OUT_OF_PLACE_FROM` bytes,
+    /// on a copy below (the tag is checked first: on failure nothing is decrypted).
     #[cfg(feature = "alloc")]
     pub(crate) fn open_fresh(
         &self,
@@ -89,6 +89,11 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         input: &[u8],
         tag: &Tag<C>,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
+        if input.len() < super::OPEN_OUT_OF_PLACE_FROM {
+            let mut out = input.to_vec();
+            self.open_in_place(nonce, aad, &mut out, tag)?;
+            return Ok(out);
+        }
         let mut out = alloc::vec![0u8; input.len()];
         self.open_to(nonce, aad, input, &mut out, tag)?;
         Ok(out)

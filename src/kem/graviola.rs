@@ -1,8 +1,8 @@
-//! P-256 and P-384 on graviola (feature `graviola`): the public key of a scalar and `DH`, in
-//! s2n-bignum's formally verified assembly, inside the generic Weierstrass backend
+//! P-256 and P-384 on graviola (feature `graviola`): P-256's public keys and `DH`, and P-384's
+//! `DH`, in s2n-bignum's formally verified assembly, inside the generic Weierstrass backend
 //! (`super::weierstrass::Accel`).
 //!
-//! Only the two multiplications move. The scalars are still drawn, derived (RFC 9180 §7.1.3)
+//! Only these multiplications move. The scalars are still drawn, derived (RFC 9180 §7.1.3)
 //! and range-checked by RustCrypto, public keys are still validated by RustCrypto (§7.1.1,
 //! §7.1.4) before graviola sees them, and what graviola computes is read back through the same
 //! types: the keys, the errors and the outputs are those of the pure-Rust backend
@@ -23,7 +23,7 @@ use super::weierstrass::Accel;
 use crate::backend::graviola::available;
 
 macro_rules! graviola_curve {
-    ($(#[$doc:meta])* $name:ident, $curve:ty, $module:ident) => {
+    ($(#[$doc:meta])* $name:ident, $curve:ty, $module:ident, public: $public:literal) => {
         $(#[$doc])*
         #[doc(hidden)]
         #[derive(Debug)]
@@ -31,6 +31,7 @@ macro_rules! graviola_curve {
 
         impl Accel<$curve> for $name {
             const ENABLED: bool = true;
+            const PUBLIC: bool = $public;
             /// graviola's public key: the affine point in Montgomery form and its table of
             /// multiples for the 5-bit window (what a prepared key keeps, boxed).
             type Parsed = ::graviola::key_agreement::$module::PublicKey;
@@ -84,14 +85,18 @@ macro_rules! graviola_curve {
 }
 
 graviola_curve!(
-    /// P-256 on graviola.
+    /// P-256 on graviola: public keys and `DH`.
     P256,
     p256::NistP256,
-    p256
+    p256,
+    public: true
 );
 graviola_curve!(
-    /// P-384 on graviola.
+    /// P-384 on graviola: `DH` only. graviola's P-384 base-point multiplication has no
+    /// precomputed table and measured slower than RustCrypto's with its tables (key
+    /// generation 171 µs against 141 µs; BENCHMARKS.md), so public keys stay RustCrypto's.
     P384,
     p384::NistP384,
-    p384
+    p384,
+    public: false
 );

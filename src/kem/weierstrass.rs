@@ -46,6 +46,9 @@ pub trait WeierstrassKem: crate::sealed::Sealed + Sized + 'static {
 pub trait Accel<C: CurveArithmetic> {
     /// `false` for [`Portable`]: the calls below are then never made, nor their inputs built.
     const ENABLED: bool;
+    /// Whether `public` is worth calling: `false` where RustCrypto's precomputed base-point
+    /// tables are faster than the backend's base-point multiplication (graviola's P-384).
+    const PUBLIC: bool;
     /// The backend's parsed public key, with whatever it precomputes for multiplying it.
     type Parsed: Clone + Send + Sync;
     /// `pk(sk)` as an uncompressed SEC1 point into `out`, for a scalar in `[1, n)`; `false` if
@@ -65,6 +68,7 @@ pub struct Portable;
 
 impl<C: CurveArithmetic> Accel<C> for Portable {
     const ENABLED: bool = false;
+    const PUBLIC: bool = false;
     type Parsed = core::convert::Infallible;
     fn public(_: &FieldBytes<C>, _: &mut [u8]) -> bool {
         false
@@ -178,7 +182,7 @@ where
     fn public(
         sk: &<Self as DhGroup>::Scalar,
     ) -> (<Self as DhGroup>::Point, Array<u8, <Self as DhGroup>::NPk>) {
-        if W::Accel::ENABLED {
+        if W::Accel::PUBLIC {
             let mut bytes = Array::<u8, UncompressedPointSize<W::Curve>>::default();
             if W::Accel::public(&Zeroizing::new(sk.to_repr()), &mut bytes) {
                 // The backend's point, read into RustCrypto's form and checked on the curve in

@@ -397,6 +397,8 @@ fn main() {
             "typed-hpke backend",
             if cfg!(feature = "aws-lc-rs") {
                 "aws-lc-rs"
+            } else if typed_hpke::backend() == typed_hpke::Backend::Graviola {
+                "graviola"
             } else {
                 "pure Rust"
             }
