@@ -36,7 +36,7 @@ macro_rules! graviola_curve {
             /// multiples for the 5-bit window (what a prepared key keeps, boxed).
             type Parsed = ::graviola::key_agreement::$module::PublicKey;
 
-            fn public(sk: &FieldBytes<$curve>, out: &mut [u8]) -> bool {
+            fn public_point(sk: &FieldBytes<$curve>, out: &mut [u8]) -> bool {
                 if !available() {
                     return false;
                 }
@@ -61,7 +61,7 @@ macro_rules! graviola_curve {
                     .ok()
             }
 
-            fn dh(
+            fn agree(
                 sk: &FieldBytes<$curve>,
                 pk: &Self::Parsed,
                 out: &mut FieldBytes<$curve>,

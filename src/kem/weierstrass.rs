@@ -53,12 +53,12 @@ pub trait Accel<C: CurveArithmetic> {
     type Parsed: Clone + Send + Sync;
     /// `pk(sk)` as an uncompressed SEC1 point into `out`, for a scalar in `[1, n)`; `false` if
     /// the backend cannot run on this CPU (then `out` is as it was).
-    fn public(sk: &FieldBytes<C>, out: &mut [u8]) -> bool;
+    fn public_point(sk: &FieldBytes<C>, out: &mut [u8]) -> bool;
     /// Parses a point already validated by RustCrypto; `None` if the backend cannot run on
     /// this CPU.
     fn parse(uncompressed: &[u8]) -> Option<Self::Parsed>;
     /// `DH(sk, pk)`, the x-coordinate of `sk·pk`, into `out`, and whether it was computed.
-    fn dh(sk: &FieldBytes<C>, pk: &Self::Parsed, out: &mut FieldBytes<C>) -> Choice;
+    fn agree(sk: &FieldBytes<C>, pk: &Self::Parsed, out: &mut FieldBytes<C>) -> Choice;
 }
 
 /// No assembly backend: RustCrypto's arithmetic computes everything.
@@ -70,13 +70,13 @@ impl<C: CurveArithmetic> Accel<C> for Portable {
     const ENABLED: bool = false;
     const PUBLIC: bool = false;
     type Parsed = core::convert::Infallible;
-    fn public(_: &FieldBytes<C>, _: &mut [u8]) -> bool {
+    fn public_point(_: &FieldBytes<C>, _: &mut [u8]) -> bool {
         false
     }
     fn parse(_: &[u8]) -> Option<Self::Parsed> {
         None
     }
-    fn dh(_: &FieldBytes<C>, pk: &Self::Parsed, _: &mut FieldBytes<C>) -> Choice {
+    fn agree(_: &FieldBytes<C>, pk: &Self::Parsed, _: &mut FieldBytes<C>) -> Choice {
         match *pk {}
     }
 }
@@ -184,7 +184,7 @@ where
     ) -> (<Self as DhGroup>::Point, Array<u8, <Self as DhGroup>::NPk>) {
         if W::Accel::PUBLIC {
             let mut bytes = Array::<u8, UncompressedPointSize<W::Curve>>::default();
-            if W::Accel::public(&Zeroizing::new(sk.to_repr()), &mut bytes) {
+            if W::Accel::public_point(&Zeroizing::new(sk.to_repr()), &mut bytes) {
                 // The backend's point, read into RustCrypto's form and checked on the curve in
                 // constant time (its coordinates are as secret as the key until published);
                 // were it refused, the portable code below computes it again.
@@ -233,7 +233,7 @@ where
         if W::Accel::ENABLED
             && let Some(parsed) = W::Accel::parse(&uncompressed::<W::Curve>(pk))
         {
-            return W::Accel::dh(&Zeroizing::new(sk.to_repr()), &parsed, out);
+            return W::Accel::agree(&Zeroizing::new(sk.to_repr()), &parsed, out);
         }
         // DH(sk, pk) is the x-coordinate of sk·pk, Ndh bytes. The product is as secret as the
         // DH output and is wiped.
@@ -280,7 +280,9 @@ where
             // summed from the table.
             let _ = pk;
             match table {
-                Prepared::Accel(parsed) => W::Accel::dh(&Zeroizing::new(sk.to_repr()), parsed, out),
+                Prepared::Accel(parsed) => {
+                    W::Accel::agree(&Zeroizing::new(sk.to_repr()), parsed, out)
+                }
                 Prepared::Table(table) => x_coordinate::<W::Curve>(&table.mul(sk), out),
             }
         }
