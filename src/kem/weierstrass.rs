@@ -46,8 +46,9 @@ pub trait WeierstrassKem: crate::sealed::Sealed + Sized + 'static {
 pub trait Accel<C: CurveArithmetic> {
     /// `false` for [`Portable`]: the calls below are then never made, nor their inputs built.
     const ENABLED: bool;
-    /// Whether `public` is worth calling: `false` where RustCrypto's precomputed base-point
-    /// tables are faster than the backend's base-point multiplication (graviola's P-384).
+    /// Whether `public_point` is worth calling: `false` where RustCrypto's precomputed
+    /// base-point tables are faster than the backend's base-point multiplication (graviola's
+    /// P-384).
     const PUBLIC: bool;
     /// The backend's parsed public key, with whatever it precomputes for multiplying it.
     type Parsed: Clone + Send + Sync;
