@@ -56,15 +56,17 @@ pub trait SealingAead: Aead {
 /// An authentication tag of the AEAD `A`.
 pub type Tag<A> = Array<u8, <A as SealingAead>::Nt>;
 
-/// From this length the `Vec`-returning `open` decrypts out of place into a zeroed `Vec` (RustCrypto,
-/// aws-lc-rs); below it, it copies the ciphertext into the `Vec` and decrypts there in place.
-/// Measured both ways (`measure/benches/primitives.rs`, "open into a new Vec", two runs): on
-/// aws-lc-rs the copy and in-place pass is 0.87x out of place at 1 KiB and 1.14-1.16x at 64 KiB
-/// (0.95-1.02x at 64 B and 16 KiB); on RustCrypto the two are within 4% of each other at every
-/// size, either way. In the comparative bench the switch took `context_open` at 16 and 64 KiB
-/// from 1.06-1.09x rust-hpke's time (which decrypts out of place) to 0.96-1.02x, and kept 1 KiB
-/// at 0.89-0.91x. The switch sits between the measured 1 KiB and 16 KiB. graviola decrypts in
-/// place only and always copies.
+/// RustCrypto's and aws-lc-rs's [`SealingAeadEngine::OPEN_OUT_OF_PLACE_FROM`]: from this
+/// length the `Vec`-returning `open` decrypts out of place into a zeroed `Vec`, below it on a
+/// copy in place. Measured both ways (`measure/benches/primitives.rs`, "open into a new Vec",
+/// two runs): on aws-lc-rs the copy and in-place pass is 0.87x out of place at 1 KiB and
+/// 1.14-1.16x at 64 KiB (0.95-1.02x at 64 B and 16 KiB); on RustCrypto the two are within 4% of
+/// each other at every size, either way. In the comparative bench the switch took
+/// `context_open` at 16 and 64 KiB from 1.06-1.09x rust-hpke's time (which decrypts out of
+/// place) to 0.96-1.02x, and kept 1 KiB at 0.89-0.91x. The switch sits between the measured
+/// 1 KiB and 16 KiB. graviola decrypts in place only: its engine always copies.
+///
+/// [`SealingAeadEngine::OPEN_OUT_OF_PLACE_FROM`]: crate::sealed::SealingAeadEngine::OPEN_OUT_OF_PLACE_FROM
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = 4096;
 
@@ -111,13 +113,16 @@ macro_rules! rustcrypto_aead {
         }
 
         impl crate::sealed::SealingAeadEngine<$name> for $name {
+            const OPEN_OUT_OF_PLACE_FROM: usize = crate::aead::Keyed::<$cipher>::OPEN_OUT_OF_PLACE_FROM;
+
             fn seal_in_place(
                 cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 buffer: &mut [u8],
-            ) -> Result<crate::aead::Tag<Self>, crate::Error> {
-                cipher.seal_in_place(nonce, aad, buffer)
+                tag: &mut crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                cipher.seal_in_place(nonce, aad, buffer, tag)
             }
 
             fn seal_to(
@@ -126,8 +131,9 @@ macro_rules! rustcrypto_aead {
                 aad: &[u8],
                 input: &[u8],
                 output: &mut [u8],
-            ) -> Result<crate::aead::Tag<Self>, crate::Error> {
-                cipher.seal_to(nonce, aad, input, output)
+                tag: &mut crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                cipher.seal_to(nonce, aad, input, output, tag)
             }
 
             fn open_in_place(
@@ -151,15 +157,25 @@ macro_rules! rustcrypto_aead {
                 cipher.open_to(nonce, aad, input, output, tag)
             }
 
-            #[cfg(feature = "alloc")]
-            fn open_fresh(
+            fn open_private_in_place(
+                cipher: &crate::aead::Keyed<$cipher>,
+                nonce: &hybrid_array::Array<u8, $nn>,
+                aad: &[u8],
+                buffer: &mut [u8],
+                tag: &crate::aead::Tag<Self>,
+            ) -> Result<(), crate::Error> {
+                cipher.open_private_in_place(nonce, aad, buffer, tag)
+            }
+
+            fn open_private_to(
                 cipher: &crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 input: &[u8],
+                output: &mut [u8],
                 tag: &crate::aead::Tag<Self>,
-            ) -> Result<alloc::vec::Vec<u8>, crate::Error> {
-                cipher.open_fresh(nonce, aad, input, tag)
+            ) -> Result<(), crate::Error> {
+                cipher.open_private_to(nonce, aad, input, output, tag)
             }
         }
     };

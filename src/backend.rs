@@ -210,22 +210,35 @@ mod tests {
                 let pt: std::vec::Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
                 let mut c1 = pt.clone();
                 let mut c2 = pt.clone();
-                let t1 = A::SealingEngine::seal_in_place(&fast, &nonce, b"aad", &mut c1).unwrap();
-                let t2 =
-                    A::SealingEngine::seal_in_place(&portable, &nonce, b"aad", &mut c2).unwrap();
+                let (mut t1, mut t2, mut t3) = <[Tag<A>; 3]>::default().into();
+                A::SealingEngine::seal_in_place(&fast, &nonce, b"aad", &mut c1, &mut t1).unwrap();
+                A::SealingEngine::seal_in_place(&portable, &nonce, b"aad", &mut c2, &mut t2)
+                    .unwrap();
                 assert_eq!((&c1, &t1), (&c2, &t2), "{} seal {len}", A::ID);
                 let mut out = std::vec![0u8; len];
-                let t3 = A::SealingEngine::seal_to(&fast, &nonce, b"aad", &pt, &mut out).unwrap();
+                A::SealingEngine::seal_to(&fast, &nonce, b"aad", &pt, &mut out, &mut t3).unwrap();
                 assert_eq!((&out, &t3), (&c1, &t1));
-                // Each opens the other's, on the `Vec` path graviola takes.
-                let o = A::SealingEngine::open_fresh(&fast, &nonce, b"aad", &c2, &t2).unwrap();
+                // Each opens the other's, on both private paths (a `Vec`-returning open's).
+                let mut o = c2.clone();
+                A::SealingEngine::open_private_in_place(&fast, &nonce, b"aad", &mut o, &t2)
+                    .unwrap();
                 assert_eq!(o, pt);
-                let o = A::SealingEngine::open_fresh(&portable, &nonce, b"aad", &c1, &t1).unwrap();
+                let mut o = std::vec![0u8; len];
+                A::SealingEngine::open_private_to(&fast, &nonce, b"aad", &c2, &mut o, &t2)
+                    .unwrap();
+                assert_eq!(o, pt);
+                let mut o = c1.clone();
+                A::SealingEngine::open_private_in_place(&portable, &nonce, b"aad", &mut o, &t1)
+                    .unwrap();
                 assert_eq!(o, pt);
                 // A forged tag: refused; a caller's buffer is left as it was.
                 let mut bad: Tag<A> = t1.clone();
                 bad[0] ^= 1;
-                assert!(A::SealingEngine::open_fresh(&fast, &nonce, b"aad", &c1, &bad).is_err());
+                let mut o = c1.clone();
+                assert!(
+                    A::SealingEngine::open_private_in_place(&fast, &nonce, b"aad", &mut o, &bad)
+                        .is_err()
+                );
                 let mut o = c1.clone();
                 assert!(
                     A::SealingEngine::open_in_place(&fast, &nonce, b"aad", &mut o, &bad).is_err()

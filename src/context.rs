@@ -73,10 +73,13 @@ impl<A: Aead> AeadState<A> {
     #[inline]
     fn compute_nonce(&self) -> Array<u8, A::Nn> {
         let mut nonce = self.base_nonce.clone();
-        let seq = self.seq.to_be_bytes();
-        // I2OSP(seq, Nn) is seq right-aligned in Nn bytes; Nn >= 8 for every sealing AEAD.
-        for (n, s) in nonce.iter_mut().rev().zip(seq.iter().rev()) {
-            *n ^= s;
+        // I2OSP(seq, Nn) is seq right-aligned in Nn bytes, zeros before it: only the last 8
+        // bytes change, XORed as one big-endian word. Nn is 12 for every sealing AEAD here (RFC
+        // 9180 §7.3); below 8 the u64 sequence limit would be wrong too, hence the check.
+        const { assert!(A::Nn::USIZE >= 8, "the sequence number is a u64") };
+        let (_, tail) = nonce.split_at_mut(A::Nn::USIZE - 8);
+        if let Ok(tail) = <&mut [u8; 8]>::try_from(tail) {
+            *tail = (u64::from_be_bytes(*tail) ^ self.seq).to_be_bytes();
         }
         nonce
     }
@@ -89,9 +92,11 @@ impl<A: SealingAead> AeadState<A> {
         aad: &[u8],
         buffer: &mut [u8],
     ) -> Result<Tag<A>, Error> {
+        let mut tag = Tag::<A>::default();
         self.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer)
-        })
+            A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer, &mut tag)
+        })?;
+        Ok(tag)
     }
 
     /// `Context.Seal(aad, pt)`, writing `ct || tag` to the front of `out`.
@@ -106,11 +111,11 @@ impl<A: SealingAead> AeadState<A> {
             .checked_add(tag_len::<A>())
             .ok_or(Error::InvalidLength)?;
         let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
-        let (ct, tag_out) = out.split_at_mut(pt.len());
-        let tag = self.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct)
+        let (ct, tag) = out.split_at_mut(pt.len());
+        let tag = <&mut Tag<A>>::try_from(tag).map_err(|_| Error::InvalidLength)?;
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct, tag)
         })?;
-        tag_out.copy_from_slice(&tag);
         Ok(total)
     }
 
@@ -143,26 +148,39 @@ impl<A: SealingAead> AeadState<A> {
         Ok(ciphertext.len())
     }
 
-    /// `Context.Seal(aad, pt)` into a new `Vec`: `ct || tag`, sealed in place in the `Vec`.
+    /// `Context.Seal(aad, pt)` into a new `Vec`: `ct || tag`, sealed in place in the `Vec` with
+    /// the tag written straight into its end.
     #[cfg(feature = "alloc")]
     pub(crate) fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, Error> {
         let len = pt.len().checked_add(tag_len::<A>()).ok_or(Error::Seal)?;
         let mut out = Vec::with_capacity(len);
         out.extend_from_slice(pt);
-        let tag = self.seal_in_place_detached(aad, &mut out)?;
-        out.extend_from_slice(&tag);
+        out.resize(len, 0);
+        let (ct, tag) = out.split_at_mut(pt.len());
+        let tag = <&mut Tag<A>>::try_from(tag).map_err(|_| Error::Seal)?;
+        self.with_next_nonce(|cipher, nonce| {
+            A::SealingEngine::seal_in_place(cipher, nonce, aad, ct, tag)
+        })?;
         Ok(out)
     }
 
-    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`, decrypted into it out
-    /// of place where the engine can (one pass over the message instead of a copy and a pass
-    /// in place). Nobody else sees the `Vec`, and it is dropped on failure, so the engine may
-    /// decrypt before it checks the tag.
+    /// `Context.Open(aad, ct)` of `ciphertext || tag` into a new `Vec`: from the engine's
+    /// switch length decrypted into it out of place (one pass over the message instead of a
+    /// copy and a pass in place), below it copied and decrypted there. Nobody else sees the
+    /// `Vec`, and it is dropped on failure, so the engine may decrypt before it checks the tag.
     #[cfg(feature = "alloc")]
     pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
         let (ciphertext, tag) = split_tag::<A>(ct)?;
         self.with_next_nonce(|cipher, nonce| {
-            A::SealingEngine::open_fresh(cipher, nonce, aad, ciphertext, &tag)
+            if ciphertext.len() < A::SealingEngine::OPEN_OUT_OF_PLACE_FROM {
+                let mut out = ciphertext.to_vec();
+                A::SealingEngine::open_private_in_place(cipher, nonce, aad, &mut out, &tag)?;
+                Ok(out)
+            } else {
+                let mut out = alloc::vec![0u8; ciphertext.len()];
+                A::SealingEngine::open_private_to(cipher, nonce, aad, ciphertext, &mut out, &tag)?;
+                Ok(out)
+            }
         })
     }
 }

@@ -154,25 +154,38 @@ pub trait AeadEngine<A: Aead> {
 }
 
 /// A sealing AEAD's engine: encryption under a nonce the caller (a context) computes.
+///
+/// Tags go out through `&mut Tag<A>` rather than in a returned `Result<Tag<A>, _>`: the
+/// context writes them straight where they belong (the end of a sealed `Vec`, a caller's
+/// buffer), without the byte-offset copies of a 16-byte array beside a `Result`'s
+/// discriminant that the returned form compiled to on every 64-byte seal.
 pub trait SealingAeadEngine<A: SealingAead> {
-    /// Encrypts `buffer` in place and returns the tag.
+    /// From this length the `Vec`-returning `open` decrypts out of place into a zeroed `Vec`
+    /// ([`Self::open_private_to`]); below it, it copies the ciphertext into the `Vec` and decrypts
+    /// there ([`Self::open_private_in_place`]). `usize::MAX`: always the copy.
+    const OPEN_OUT_OF_PLACE_FROM: usize;
+
+    /// Encrypts `buffer` in place, its tag into `tag`.
     fn seal_in_place(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<Tag<A>, Error>;
+        tag: &mut Tag<A>,
+    ) -> Result<(), Error>;
 
-    /// Encrypts `input` into `output` (same length) and returns the tag.
+    /// Encrypts `input` into `output` (same length), its tag into `tag`.
     fn seal_to(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         input: &[u8],
         output: &mut [u8],
-    ) -> Result<Tag<A>, Error>;
+        tag: &mut Tag<A>,
+    ) -> Result<(), Error>;
 
-    /// Decrypts `buffer` in place after checking `tag`; on failure `buffer` is left as it was.
+    /// Decrypts `buffer` (a caller's) in place after checking `tag`; on failure `buffer` is
+    /// left as it was.
     fn open_in_place(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
@@ -181,8 +194,8 @@ pub trait SealingAeadEngine<A: SealingAead> {
         tag: &Tag<A>,
     ) -> Result<(), Error>;
 
-    /// Decrypts `input` into `output` (same length) after checking `tag`; on failure `output`
-    /// is left as it was.
+    /// Decrypts `input` into `output` (a caller's; same length) after checking `tag`; on
+    /// failure `output` is left as it was.
     fn open_to(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
@@ -192,17 +205,26 @@ pub trait SealingAeadEngine<A: SealingAead> {
         tag: &Tag<A>,
     ) -> Result<(), Error>;
 
-    /// `Open` of `input` into a new `Vec` (the `Vec`-returning `open`s), out of place where the
-    /// engine can: nobody sees the `Vec` on failure, so the engine may decrypt before it checks
-    /// the tag (aws-lc and graviola do, and clear what they wrote).
-    #[cfg(feature = "alloc")]
-    fn open_fresh(
+    /// Decrypts `buffer` in place, memory nobody but this crate sees and which is dropped on
+    /// failure (a `Vec`-returning `open`'s): the engine may decrypt before it checks the tag
+    /// (aws-lc and graviola do, and clear what they wrote).
+    fn open_private_in_place(
+        cipher: &A::Cipher,
+        nonce: &Array<u8, A::Nn>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<A>,
+    ) -> Result<(), Error>;
+
+    /// Decrypts `input` into `output` (same length), private memory as above.
+    fn open_private_to(
         cipher: &A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         input: &[u8],
+        output: &mut [u8],
         tag: &Tag<A>,
-    ) -> Result<alloc::vec::Vec<u8>, Error>;
+    ) -> Result<(), Error>;
 }
 
 /// A Diffie-Hellman group's engine: scalars, points and raw `DH`, for [`DhKem`] only.

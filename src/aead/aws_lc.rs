@@ -35,6 +35,8 @@ fn nonce<C: AeadInOut>(nonce: &Nonce<C>) -> Result<AwsNonce, Error> {
 }
 
 impl<C: AeadInOut + KeyInit> Keyed<C> {
+    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = super::OPEN_OUT_OF_PLACE_FROM;
+
     pub(crate) fn new(key: &Key<C>, alg: &'static Algorithm) -> Self {
         let aws = UnboundKey::new(alg, key.as_slice())
             .expect("the key is Nk bytes, the length aws-lc-rs's algorithm takes");
@@ -49,12 +51,14 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         nonce: &Nonce<C>,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
-        let tag = self
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
+        let aws_tag = self
             .aws
             .seal_in_place_separate_tag(self::nonce::<C>(nonce)?, Aad::from(aad), buffer)
             .map_err(|_| Error::Seal)?;
-        Tag::<C>::try_from(tag.as_ref()).map_err(|_| Error::Seal)
+        *tag = Tag::<C>::try_from(aws_tag.as_ref()).map_err(|_| Error::Seal)?;
+        Ok(())
     }
 
     pub(crate) fn seal_to(
@@ -63,11 +67,11 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         aad: &[u8],
         input: &[u8],
         output: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
         if input.len() != output.len() {
             return Err(Error::InvalidLength);
         }
-        let mut tag = Tag::<C>::default();
         self.aws
             .seal_out_of_place_scatter(
                 self::nonce::<C>(nonce)?,
@@ -75,10 +79,9 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
                 input,
                 output,
                 &[],
-                &mut tag,
+                tag,
             )
-            .map_err(|_| Error::Seal)?;
-        Ok(tag)
+            .map_err(|_| Error::Seal)
     }
 
     /// RustCrypto's, which checks the tag before decrypting: on failure `buffer` is as it was.
@@ -104,30 +107,37 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         self.rustcrypto.open_to(nonce, aad, input, output, tag)
     }
 
-    /// aws-lc's, into a `Vec` nobody else sees (out of place into a zeroed one from
-    /// `OPEN_OUT_OF_PLACE_FROM` bytes, on a copy below): on failure aws-lc zeroes what it wrote.
-    pub(crate) fn open_fresh(
+    /// aws-lc's, in memory nobody else sees: it decrypts first and zeroes what it wrote on a
+    /// bad tag.
+    pub(crate) fn open_private_in_place(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        super::opened(
+            self.aws
+                .open_in_place_separate_tag(self::nonce::<C>(nonce)?, Aad::from(aad), tag, buffer)
+                .map(|_| ()),
+        )
+    }
+
+    /// The same, out of place.
+    pub(crate) fn open_private_to(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
         input: &[u8],
+        output: &mut [u8],
         tag: &Tag<C>,
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let nonce = self::nonce::<C>(nonce)?;
-        if input.len() < super::OPEN_OUT_OF_PLACE_FROM {
-            let mut out = input.to_vec();
-            super::opened(
-                self.aws
-                    .open_in_place_separate_tag(nonce, Aad::from(aad), tag, &mut out)
-                    .map(|_| ()),
-            )?;
-            return Ok(out);
-        }
-        let mut out = alloc::vec![0u8; input.len()];
-        super::opened(
-            self.aws
-                .open_separate_gather(nonce, Aad::from(aad), input, tag, &mut out),
-        )?;
-        Ok(out)
+    ) -> Result<(), Error> {
+        super::opened(self.aws.open_separate_gather(
+            self::nonce::<C>(nonce)?,
+            Aad::from(aad),
+            input,
+            tag,
+            output,
+        ))
     }
 }

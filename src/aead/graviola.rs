@@ -24,14 +24,25 @@ pub trait Cipher {
     type Absent;
     const ABSENT: Self::Absent;
     fn key(key: &[u8]) -> Self::Engine;
-    fn encrypt(engine: &Self::Engine, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16];
-    fn decrypt(
+    /// Encrypts `buf` in place, its tag into `tag`. The nonce and tag are the context's types
+    /// (12 and 16 bytes for every cipher here), handed to graviola without a fallible step.
+    fn encrypt(
         engine: &Self::Engine,
-        nonce: &[u8; 12],
+        nonce: &Nonce<Self>,
         aad: &[u8],
         buf: &mut [u8],
-        tag: &[u8],
-    ) -> Result<(), ::graviola::Error>;
+        tag: &mut Tag<Self>,
+    ) where
+        Self: AeadInOut;
+    fn decrypt(
+        engine: &Self::Engine,
+        nonce: &Nonce<Self>,
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &Tag<Self>,
+    ) -> Result<(), ::graviola::Error>
+    where
+        Self: AeadInOut;
 }
 
 /// Zero bytes, written so that a value's unused space holds no leftover of the stack it was
@@ -53,19 +64,23 @@ macro_rules! cipher {
             fn key($key: &[u8]) -> $engine {
                 $new
             }
-            fn encrypt(e: &$engine, nonce: &[u8; 12], aad: &[u8], buf: &mut [u8]) -> [u8; 16] {
-                let mut tag = [0u8; 16];
-                e.encrypt(nonce, aad, buf, &mut tag);
-                tag
+            fn encrypt(
+                e: &$engine,
+                nonce: &Nonce<Self>,
+                aad: &[u8],
+                buf: &mut [u8],
+                tag: &mut Tag<Self>,
+            ) {
+                e.encrypt(nonce.as_ref(), aad, buf, tag.as_mut());
             }
             fn decrypt(
                 e: &$engine,
-                nonce: &[u8; 12],
+                nonce: &Nonce<Self>,
                 aad: &[u8],
                 buf: &mut [u8],
-                tag: &[u8],
+                tag: &Tag<Self>,
             ) -> Result<(), ::graviola::Error> {
-                e.decrypt(nonce, aad, buf, tag)
+                e.decrypt(nonce.as_ref(), aad, buf, tag)
             }
         }
     };
@@ -123,15 +138,12 @@ impl<C: Cipher + zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> whe
 {
 }
 
-/// graviola's nonce from a context's: every sealing AEAD here has `Nn = 12`.
-fn nonce<C: AeadInOut>(nonce: &Nonce<C>) -> Result<&[u8; 12], Error> {
-    nonce
-        .as_slice()
-        .try_into()
-        .map_err(|_| Error::InvalidLength)
-}
-
 impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
+    /// graviola decrypts in place only: a `Vec`-returning open always copies and decrypts there
+    /// (graviola's stitched AES-GCM reads and writes each block once); zeroing a `Vec` first to
+    /// decrypt into would be a second pass.
+    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = usize::MAX;
+
     pub(crate) fn new(key: &Key<C>, (): ()) -> Self {
         let graviola = if crate::backend::graviola::available() {
             Slot::Graviola(C::key(key.as_slice()))
@@ -149,12 +161,13 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
         nonce: &Nonce<C>,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
         let Slot::Graviola(engine) = &self.graviola else {
-            return self.rustcrypto.seal_in_place(nonce, aad, buffer);
+            return self.rustcrypto.seal_in_place(nonce, aad, buffer, tag);
         };
-        let tag = C::encrypt(engine, self::nonce::<C>(nonce)?, aad, buffer);
-        Tag::<C>::try_from(&tag[..]).map_err(|_| Error::Seal)
+        C::encrypt(engine, nonce, aad, buffer, tag);
+        Ok(())
     }
 
     pub(crate) fn seal_to(
@@ -163,16 +176,17 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
         aad: &[u8],
         input: &[u8],
         output: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
         if let Slot::Absent(_) = self.graviola {
-            return self.rustcrypto.seal_to(nonce, aad, input, output);
+            return self.rustcrypto.seal_to(nonce, aad, input, output, tag);
         }
         if input.len() != output.len() {
             return Err(Error::InvalidLength);
         }
         // graviola encrypts in place only.
         output.copy_from_slice(input);
-        self.seal_in_place(nonce, aad, output)
+        self.seal_in_place(nonce, aad, output, tag)
     }
 
     /// RustCrypto's, which checks the tag before decrypting: on failure `buffer` is as it was.
@@ -198,26 +212,35 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
         self.rustcrypto.open_to(nonce, aad, input, output, tag)
     }
 
-    /// graviola's, on a copy of `input` nobody else sees (graviola decrypts in place only; its
-    /// stitched AES-GCM reads and writes each block once): on failure graviola clears it.
-    pub(crate) fn open_fresh(
+    /// graviola's, in memory nobody else sees: graviola decrypts before it checks the tag and
+    /// clears the buffer on a bad one.
+    pub(crate) fn open_private_in_place(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        let Slot::Graviola(engine) = &self.graviola else {
+            return self.rustcrypto.open_in_place(nonce, aad, buffer, tag);
+        };
+        super::opened(C::decrypt(engine, nonce, aad, buffer, tag))
+    }
+
+    /// The same on a copy of `input` (graviola decrypts in place only; `open` does not come
+    /// here, see [`Self::OPEN_OUT_OF_PLACE_FROM`]).
+    pub(crate) fn open_private_to(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
         input: &[u8],
+        output: &mut [u8],
         tag: &Tag<C>,
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let Slot::Graviola(engine) = &self.graviola else {
-            return self.rustcrypto.open_fresh(nonce, aad, input, tag);
-        };
-        let mut out = input.to_vec();
-        super::opened(C::decrypt(
-            engine,
-            self::nonce::<C>(nonce)?,
-            aad,
-            &mut out,
-            tag,
-        ))?;
-        Ok(out)
+    ) -> Result<(), Error> {
+        if input.len() != output.len() {
+            return Err(Error::InvalidLength);
+        }
+        output.copy_from_slice(input);
+        self.open_private_in_place(nonce, aad, output, tag)
     }
 }

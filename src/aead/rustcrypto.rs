@@ -20,11 +20,15 @@ impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> {}
     allow(
         dead_code,
         reason = "under aws-lc-rs only the opens into a caller's buffer run here (under \
-                  graviola, and on CPUs graviola does not support, everything but \
-                  `open_fresh`)"
+                  graviola, and on CPUs graviola does not support, everything but the \
+                  private opens)"
     )
 )]
 impl<C: AeadInOut + KeyInit> Keyed<C> {
+    /// RustCrypto checks the tag before it decrypts, in place or out of place alike; out of place
+    /// from the measured switch (`super::OPEN_OUT_OF_PLACE_FROM`).
+    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = super::OPEN_OUT_OF_PLACE_FROM;
+
     pub(crate) fn new(key: &aead::Key<C>, (): ()) -> Self {
         Self(C::new(key))
     }
@@ -34,10 +38,13 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         nonce: &Nonce<C>,
         aad: &[u8],
         buffer: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
-        self.0
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
+        *tag = self
+            .0
             .encrypt_inout_detached(nonce, aad, buffer.into())
-            .map_err(|_| Error::Seal)
+            .map_err(|_| Error::Seal)?;
+        Ok(())
     }
 
     pub(crate) fn seal_to(
@@ -46,11 +53,14 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         aad: &[u8],
         input: &[u8],
         output: &mut [u8],
-    ) -> Result<Tag<C>, Error> {
+        tag: &mut Tag<C>,
+    ) -> Result<(), Error> {
         let buf = InOutBuf::new(input, output).map_err(|_| Error::InvalidLength)?;
-        self.0
+        *tag = self
+            .0
             .encrypt_inout_detached(nonce, aad, buf)
-            .map_err(|_| Error::Seal)
+            .map_err(|_| Error::Seal)?;
+        Ok(())
     }
 
     /// The tag is checked before anything is decrypted: on failure `buffer` is as it was.
@@ -79,23 +89,25 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         opened(self.0.decrypt_inout_detached(nonce, aad, buf, tag))
     }
 
-    /// Into a new `Vec`: out of place into a zeroed one from `OPEN_OUT_OF_PLACE_FROM` bytes,
-    /// on a copy below (the tag is checked first: on failure nothing is decrypted).
-    #[cfg(feature = "alloc")]
-    pub(crate) fn open_fresh(
+    /// The same as the caller's-buffer opens: nothing is decrypted before the tag is checked.
+    pub(crate) fn open_private_in_place(
+        &self,
+        nonce: &Nonce<C>,
+        aad: &[u8],
+        buffer: &mut [u8],
+        tag: &Tag<C>,
+    ) -> Result<(), Error> {
+        self.open_in_place(nonce, aad, buffer, tag)
+    }
+
+    pub(crate) fn open_private_to(
         &self,
         nonce: &Nonce<C>,
         aad: &[u8],
         input: &[u8],
+        output: &mut [u8],
         tag: &Tag<C>,
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        if input.len() < super::OPEN_OUT_OF_PLACE_FROM {
-            let mut out = input.to_vec();
-            self.open_in_place(nonce, aad, &mut out, tag)?;
-            return Ok(out);
-        }
-        let mut out = alloc::vec![0u8; input.len()];
-        self.open_to(nonce, aad, input, &mut out, tag)?;
-        Ok(out)
+    ) -> Result<(), Error> {
+        self.open_to(nonce, aad, input, output, tag)
     }
 }
