@@ -116,7 +116,7 @@ macro_rules! rustcrypto_aead {
             const OPEN_OUT_OF_PLACE_FROM: usize = crate::aead::Keyed::<$cipher>::OPEN_OUT_OF_PLACE_FROM;
 
             fn seal_in_place(
-                cipher: &crate::aead::Keyed<$cipher>,
+                cipher: &mut crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 buffer: &mut [u8],
@@ -126,7 +126,7 @@ macro_rules! rustcrypto_aead {
             }
 
             fn seal_to(
-                cipher: &crate::aead::Keyed<$cipher>,
+                cipher: &mut crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 input: &[u8],
@@ -158,7 +158,7 @@ macro_rules! rustcrypto_aead {
             }
 
             fn open_private_in_place(
-                cipher: &crate::aead::Keyed<$cipher>,
+                cipher: &mut crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 buffer: &mut [u8],
@@ -168,7 +168,7 @@ macro_rules! rustcrypto_aead {
             }
 
             fn open_private_to(
-                cipher: &crate::aead::Keyed<$cipher>,
+                cipher: &mut crate::aead::Keyed<$cipher>,
                 nonce: &hybrid_array::Array<u8, $nn>,
                 aad: &[u8],
                 input: &[u8],

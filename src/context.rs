@@ -56,7 +56,7 @@ impl<A: Aead> AeadState<A> {
     #[inline]
     fn with_next_nonce<T>(
         &mut self,
-        op: impl FnOnce(&A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
+        op: impl FnOnce(&mut A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
     ) -> Result<T, Error> {
         // IncrementSeq(): "if self.seq >= (1 << (8*Nn)) - 1: raise MessageLimitReachedError".
         // The counter is a u64, so its last value is the limit; checking before the operation
@@ -64,7 +64,8 @@ impl<A: Aead> AeadState<A> {
         if self.seq == u64::MAX {
             return Err(Error::MessageLimitReached);
         }
-        let out = op(&self.cipher, &self.compute_nonce())?;
+        let nonce = self.compute_nonce();
+        let out = op(&mut self.cipher, &nonce)?;
         self.seq += 1;
         Ok(out)
     }

@@ -155,6 +155,9 @@ pub trait AeadEngine<A: Aead> {
 
 /// A sealing AEAD's engine: encryption under a nonce the caller (a context) computes.
 ///
+/// The seals and the private opens take the cipher mutably: an engine may finish keying it on
+/// first use (graviola's AES-GCM is keyed once a context has handled 16 KiB).
+///
 /// Tags go out through `&mut Tag<A>` rather than in a returned `Result<Tag<A>, _>`: the
 /// context writes them straight where they belong (the end of a sealed `Vec`, a caller's
 /// buffer), without the byte-offset copies of a 16-byte array beside a `Result`'s
@@ -167,7 +170,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
 
     /// Encrypts `buffer` in place, its tag into `tag`.
     fn seal_in_place(
-        cipher: &A::Cipher,
+        cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         buffer: &mut [u8],
@@ -176,7 +179,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
 
     /// Encrypts `input` into `output` (same length), its tag into `tag`.
     fn seal_to(
-        cipher: &A::Cipher,
+        cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         input: &[u8],
@@ -209,7 +212,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
     /// failure (a `Vec`-returning `open`'s): the engine may decrypt before it checks the tag
     /// (aws-lc and graviola do, and clear what they wrote).
     fn open_private_in_place(
-        cipher: &A::Cipher,
+        cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         buffer: &mut [u8],
@@ -218,7 +221,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
 
     /// Decrypts `input` into `output` (same length), private memory as above.
     fn open_private_to(
-        cipher: &A::Cipher,
+        cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
         aad: &[u8],
         input: &[u8],
