@@ -485,6 +485,15 @@ fn proc_field(path: &str, key: &str) -> Option<String> {
     })
 }
 
+/// The environment variable `name` parsed, or `default` when it is unset or does not parse
+/// (`COMPARE_ROUNDS`, `COMPARE_BATCH_MS`).
+pub fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The CPU model and the logical CPU count.
 pub fn machine() -> String {
     let model = proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown CPU".into());

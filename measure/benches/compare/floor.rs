@@ -5,6 +5,10 @@
 //!
 //! Floors run on fixed keys of their own, not the fixture's, and are not checked against
 //! typed-hpke: they stop short of the HPKE encodings that a check would need.
+//!
+//! Built with the `graviola` feature, the context rows' floor is graviola's AEAD called bare
+//! (`graviola_floor`), the primitive typed-hpke's context then runs; every other row's floor
+//! still calls the pure-Rust crates.
 
 use std::hint::black_box;
 
@@ -683,6 +687,83 @@ mod aead_floor {
     }
 }
 
+/// With the `graviola` feature (and not `aws-lc-rs`) the context rows' floor is graviola called
+/// bare, in the shape of typed-hpke's context on that backend: the seal into a new `Vec` with the
+/// tag appended, the open on a copy in place (graviola has no out-of-place call). typed / floor
+/// on those rows is then typed-hpke's own per-message work over the primitive it runs.
+#[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
+mod graviola_floor {
+    use graviola::aead::{AesGcm, ChaCha20Poly1305};
+    use std::hint::black_box;
+
+    /// AES-GCM boxed, as typed-hpke holds it (its key is 64-byte aligned).
+    enum Key {
+        Gcm(Box<AesGcm>),
+        ChaCha(ChaCha20Poly1305),
+    }
+
+    impl Key {
+        fn new(aead: u16) -> Self {
+            match aead {
+                0x0001 => Self::Gcm(Box::new(AesGcm::new(&[0x33; 16]))),
+                0x0002 => Self::Gcm(Box::new(AesGcm::new(&[0x33; 32]))),
+                _ => Self::ChaCha(ChaCha20Poly1305::new([0x33; 32])),
+            }
+        }
+
+        fn seal(&self, seq: u64, buf: &mut [u8], tag: &mut [u8; 16]) {
+            match self {
+                Self::Gcm(k) => k.encrypt(&nonce(seq), super::AAD, buf, tag),
+                Self::ChaCha(k) => k.encrypt(&nonce(seq), super::AAD, buf, tag),
+            }
+        }
+
+        fn open(&self, seq: u64, buf: &mut [u8], tag: &[u8]) {
+            match self {
+                Self::Gcm(k) => k.decrypt(&nonce(seq), super::AAD, buf, tag),
+                Self::ChaCha(k) => k.decrypt(&nonce(seq), super::AAD, buf, tag),
+            }
+            .unwrap()
+        }
+    }
+
+    /// The RustCrypto floor's nonce: 0x24 bytes XORed with the sequence number.
+    fn nonce(seq: u64) -> [u8; 12] {
+        let mut n = [0x24u8; 12];
+        for (b, s) in n[4..].iter_mut().zip(seq.to_be_bytes()) {
+            *b ^= s;
+        }
+        n
+    }
+
+    pub fn seal(aead: u16, pt: Vec<u8>) -> crate::driver::Job {
+        let key = Key::new(aead);
+        let mut seq = 0u64;
+        crate::driver::timed(move || {
+            let mut out = Vec::with_capacity(pt.len() + 16);
+            out.extend_from_slice(black_box(&pt));
+            let mut tag = [0u8; 16];
+            key.seal(seq, &mut out, &mut tag);
+            out.extend_from_slice(&tag);
+            seq += 1;
+            out
+        })
+    }
+
+    pub fn open(aead: u16, pt: Vec<u8>) -> crate::driver::Job {
+        crate::driver::open_fresh(
+            pt,
+            Key::new(aead),
+            |key: &Key, seq, ct| {
+                let mut tag = [0u8; 16];
+                key.seal(seq, ct, &mut tag);
+                ct.extend_from_slice(&tag);
+            },
+            |key: &Key, seq, out, tag| key.open(seq, out, tag),
+        )
+    }
+}
+
 pub fn peer(row: &Row, fix: &Fixture) -> Option<Job> {
     for_suite!(row.ids, typed_call, job, row, fix)
 }
@@ -725,6 +806,14 @@ fn job<K: Kem + KemFloor, F: Kdf + KdfFloor, A: SealingAead>(
         Op::ContextSeal(_) | Op::ContextOpen(_) => {
             let seal = matches!(row.op, Op::ContextSeal(_));
             let pt = fix.pt.clone();
+            #[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
+            if matches!(ids.2, 0x0001..=0x0003) {
+                return Some(if seal {
+                    graviola_floor::seal(ids.2, pt)
+                } else {
+                    graviola_floor::open(ids.2, pt)
+                });
+            }
             match (ids.2, seal) {
                 (0x0001, true) => aead_floor::seal::<aes_gcm::Aes128Gcm>(pt),
                 (0x0001, false) => aead_floor::open::<aes_gcm::Aes128Gcm>(pt),

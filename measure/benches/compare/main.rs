@@ -277,13 +277,6 @@ fn quick(rows: Vec<Row>) -> Vec<Row> {
         .collect()
 }
 
-fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
     let quick_mode = std::env::var_os("COMPARE_QUICK").is_some();
     let filter: Vec<String> = std::env::args()
@@ -291,8 +284,8 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let config = Config {
-        rounds: env("COMPARE_ROUNDS", if quick_mode { 5 } else { 21 }),
-        batch_ns: env("COMPARE_BATCH_MS", if quick_mode { 2.0 } else { 20.0 }) * 1e6,
+        rounds: driver::env("COMPARE_ROUNDS", if quick_mode { 5 } else { 21 }),
+        batch_ns: driver::env("COMPARE_BATCH_MS", if quick_mode { 2.0 } else { 20.0 }) * 1e6,
         filter,
     };
     assert!(config.rounds >= 5, "COMPARE_ROUNDS must be at least 5");
