@@ -633,7 +633,7 @@ mod aead_floor {
     pub trait Cipher: AeadInOut + KeyInit + 'static {}
     impl<C: AeadInOut + KeyInit + 'static> Cipher for C {}
 
-    fn nonce<C: Cipher>(seq: u64) -> aes_gcm::aead::Nonce<C> {
+    pub(super) fn nonce<C: Cipher>(seq: u64) -> aes_gcm::aead::Nonce<C> {
         let mut n = aes_gcm::aead::Nonce::<C>::default();
         n.iter_mut().for_each(|b| *b = 0x24);
         let at = n.len() - 8;
@@ -727,13 +727,9 @@ mod graviola_floor {
         }
     }
 
-    /// The RustCrypto floor's nonce: 0x24 bytes XORed with the sequence number.
+    /// The RustCrypto floor's nonce (every AEAD here has Nn = 12).
     fn nonce(seq: u64) -> [u8; 12] {
-        let mut n = [0x24u8; 12];
-        for (b, s) in n[4..].iter_mut().zip(seq.to_be_bytes()) {
-            *b ^= s;
-        }
-        n
+        super::aead_floor::nonce::<aes_gcm::Aes128Gcm>(seq).into()
     }
 
     pub fn seal(aead: u16, pt: Vec<u8>) -> crate::driver::Job {
