@@ -47,6 +47,19 @@ pub trait Aead: crate::sealed::Sealed + Sized + 'static {
 pub trait SealingAead: Aead {
     /// `Nt`, the tag length in bytes.
     type Nt: ArraySize;
+    /// The longest plaintext one message may have, in bytes: the AEAD's own limit, past which
+    /// its counter would wrap and reuse keystream (AES-GCM: 2^36 - 32, NIST SP 800-38D §5.2.1.1;
+    /// ChaCha20-Poly1305: 2^38 - 64, RFC 8439 §2.8). RFC 9180 §7.3 takes the AEADs as their
+    /// specifications define them, limits included. A longer message is refused before any
+    /// backend sees it, on every backend alike: sealing with [`Error::Seal`], opening (whose
+    /// ciphertext is then longer than any sealed one) with [`Error::Open`].
+    ///
+    /// [`Error::Seal`]: crate::Error::Seal
+    /// [`Error::Open`]: crate::Error::Open
+    const MAX_PLAINTEXT_LEN: u64;
+    /// The longest associated data one message may have, in bytes (AES-GCM: 2^61 - 1,
+    /// NIST SP 800-38D §5.2.1.1; ChaCha20-Poly1305: 2^64 - 1, RFC 8439 §2.8), refused alike.
+    const MAX_AAD_LEN: u64;
 
     /// The engine that seals and opens under a context's nonce (sealed).
     #[doc(hidden)]
@@ -86,7 +99,10 @@ pub(crate) fn opened<E>(result: Result<(), E>) -> Result<(), crate::Error> {
 /// aws-lc-rs as `aws_lc_rs::aead::$aws`; the engine's [`Keyed`] decides which runs.
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 macro_rules! rustcrypto_aead {
-    ($(#[$doc:meta])* $name:ident, $cipher:ty, $aws:ident, $id:literal, $nk:ty, $nn:ty, $nt:ty) => {
+    (
+        $(#[$doc:meta])* $name:ident, $cipher:ty, $aws:ident, $id:literal, $nk:ty, $nn:ty, $nt:ty,
+        max_plaintext: $p_max:expr, max_aad: $a_max:expr
+    ) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -109,6 +125,8 @@ macro_rules! rustcrypto_aead {
 
         impl crate::aead::SealingAead for $name {
             type Nt = $nt;
+            const MAX_PLAINTEXT_LEN: u64 = $p_max;
+            const MAX_AAD_LEN: u64 = $a_max;
             type SealingEngine = Self;
         }
 

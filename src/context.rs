@@ -49,27 +49,6 @@ impl<A: Aead> AeadState<A> {
         self.seq = seq;
     }
 
-    /// Runs one AEAD operation with the current nonce, then advances the sequence number; a
-    /// failed operation leaves it unchanged. `#[inline]`: a few instructions around every seal
-    /// and open, which the runtime API's contexts (compiled in this crate with many more
-    /// callers of it) otherwise call out of line.
-    #[inline]
-    fn with_next_nonce<T>(
-        &mut self,
-        op: impl FnOnce(&mut A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
-    ) -> Result<T, Error> {
-        // IncrementSeq(): "if self.seq >= (1 << (8*Nn)) - 1: raise MessageLimitReachedError".
-        // The counter is a u64, so its last value is the limit; checking before the operation
-        // means no nonce is ever computed for an exhausted sequence.
-        if self.seq == u64::MAX {
-            return Err(Error::MessageLimitReached);
-        }
-        let nonce = self.compute_nonce();
-        let out = op(&mut self.cipher, &nonce)?;
-        self.seq += 1;
-        Ok(out)
-    }
-
     /// `ComputeNonce(seq)`: `xor(base_nonce, I2OSP(seq, Nn))`.
     #[inline]
     fn compute_nonce(&self) -> Array<u8, A::Nn> {
@@ -87,6 +66,37 @@ impl<A: Aead> AeadState<A> {
 }
 
 impl<A: SealingAead> AeadState<A> {
+    /// Runs one seal or open of a `len`-byte plaintext with `aad_len` bytes of associated data under the current nonce,
+    /// then advances the sequence number; a failed operation leaves it unchanged. Every seal
+    /// and open of a context, of a single-shot call and of the symmetric surface passes here,
+    /// so its two checks hold on every backend, before any backend is called. `#[inline]`: a
+    /// few instructions around every seal and open, which the runtime API's contexts (compiled
+    /// in this crate with many more callers of it) otherwise call out of line.
+    #[inline]
+    fn with_next_nonce<T>(
+        &mut self,
+        aad_len: usize,
+        len: usize,
+        too_long: Error,
+        op: impl FnOnce(&mut A::Cipher, &Array<u8, A::Nn>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        // IncrementSeq(): "if self.seq >= (1 << (8*Nn)) - 1: raise MessageLimitReachedError".
+        // The counter is a u64, so its last value is the limit; checking before the operation
+        // means no nonce is ever computed for an exhausted sequence.
+        if self.seq == u64::MAX {
+            return Err(Error::MessageLimitReached);
+        }
+        // The AEAD's own limits ([`SealingAead::MAX_PLAINTEXT_LEN`], `MAX_AAD_LEN`): no backend
+        // is handed a message its block counter would wrap on (graviola checks no length).
+        if !within_limits::<A>(aad_len, len) {
+            return Err(too_long);
+        }
+        let nonce = self.compute_nonce();
+        let out = op(&mut self.cipher, &nonce)?;
+        self.seq += 1;
+        Ok(out)
+    }
+
     /// `Context.Seal(aad, pt)` in place.
     pub(crate) fn seal_in_place_detached(
         &mut self,
@@ -94,7 +104,7 @@ impl<A: SealingAead> AeadState<A> {
         buffer: &mut [u8],
     ) -> Result<Tag<A>, Error> {
         let mut tag = Tag::<A>::default();
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), buffer.len(), Error::Seal, |cipher, nonce| {
             A::SealingEngine::seal_in_place(cipher, nonce, aad, buffer, &mut tag)
         })?;
         Ok(tag)
@@ -114,7 +124,7 @@ impl<A: SealingAead> AeadState<A> {
         let out = out.get_mut(..total).ok_or(Error::InvalidLength)?;
         let (ct, tag) = out.split_at_mut(pt.len());
         let tag = <&mut Tag<A>>::try_from(tag).map_err(|_| Error::InvalidLength)?;
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), pt.len(), Error::Seal, |cipher, nonce| {
             A::SealingEngine::seal_to(cipher, nonce, aad, pt, ct, tag)
         })?;
         Ok(total)
@@ -127,7 +137,7 @@ impl<A: SealingAead> AeadState<A> {
         buffer: &mut [u8],
         tag: &Tag<A>,
     ) -> Result<(), Error> {
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), buffer.len(), Error::Open, |cipher, nonce| {
             A::SealingEngine::open_in_place(cipher, nonce, aad, buffer, tag)
         })
     }
@@ -143,7 +153,7 @@ impl<A: SealingAead> AeadState<A> {
         let out = out
             .get_mut(..ciphertext.len())
             .ok_or(Error::InvalidLength)?;
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), ciphertext.len(), Error::Open, |cipher, nonce| {
             A::SealingEngine::open_to(cipher, nonce, aad, ciphertext, out, &tag)
         })?;
         Ok(ciphertext.len())
@@ -159,7 +169,7 @@ impl<A: SealingAead> AeadState<A> {
         out.resize(len, 0);
         let (ct, tag) = out.split_at_mut(pt.len());
         let tag = <&mut Tag<A>>::try_from(tag).map_err(|_| Error::Seal)?;
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), ct.len(), Error::Seal, |cipher, nonce| {
             A::SealingEngine::seal_in_place(cipher, nonce, aad, ct, tag)
         })?;
         Ok(out)
@@ -172,7 +182,7 @@ impl<A: SealingAead> AeadState<A> {
     #[cfg(feature = "alloc")]
     pub(crate) fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
         let (ciphertext, tag) = split_tag::<A>(ct)?;
-        self.with_next_nonce(|cipher, nonce| {
+        self.with_next_nonce(aad.len(), ciphertext.len(), Error::Open, |cipher, nonce| {
             if ciphertext.len() < A::SealingEngine::OPEN_OUT_OF_PLACE_FROM {
                 let mut out = ciphertext.to_vec();
                 A::SealingEngine::open_private_in_place(cipher, nonce, aad, &mut out, &tag)?;
@@ -184,6 +194,13 @@ impl<A: SealingAead> AeadState<A> {
             }
         })
     }
+}
+
+/// Whether a message of `len` plaintext bytes with `aad_len` bytes of associated data is within
+/// the AEAD's limits. The lengths are public.
+fn within_limits<A: SealingAead>(aad_len: usize, len: usize) -> bool {
+    let fits = |n: usize, max: u64| u64::try_from(n).is_ok_and(|n| n <= max);
+    fits(len, A::MAX_PLAINTEXT_LEN) && fits(aad_len, A::MAX_AAD_LEN)
 }
 
 /// `ct` as `ciphertext || tag`; [`Error::Open`] if it is shorter than a tag.
@@ -378,5 +395,66 @@ impl<K: Kem, F: Kdf, A: SealingAead> ReceiverContext<K, F, A> {
     #[cfg(feature = "alloc")]
     pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
         self.ctx.aead.open(aad, ct)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AeadState;
+    use crate::Error;
+    use crate::aead::SealingAead;
+
+    /// The gate every seal and open passes: a message one byte over the AEAD's limit (or its
+    /// associated data) is refused before the backend is called and leaves the sequence
+    /// number where it was; one at the limit reaches the backend. The lengths are numbers
+    /// here, so the test reaches a 64 GiB limit without 64 GiB of memory; every public seal
+    /// and open hands this gate its own buffer's length. Before the gate, graviola's
+    /// AES-GCM and ChaCha20-Poly1305 were handed any length and wrapped their 32-bit counters.
+    fn limits_refused_before_the_backend<A: SealingAead>() {
+        let mut state = AeadState::<A>::new(&Default::default(), Default::default());
+        let max = usize::try_from(A::MAX_PLAINTEXT_LEN).expect("a 64-bit target");
+        for too_long in [Error::Seal, Error::Open] {
+            let over = state.with_next_nonce(0, max + 1, too_long, |_, _| -> Result<(), _> {
+                panic!("the backend was handed a message over the AEAD's limit")
+            });
+            assert_eq!(over, Err(too_long));
+            assert_eq!(state.seq(), 0);
+        }
+        // AES-GCM's associated-data limit is below usize::MAX; ChaCha20-Poly1305's is not.
+        if let Some(over) = usize::try_from(A::MAX_AAD_LEN)
+            .ok()
+            .and_then(|max| max.checked_add(1))
+        {
+            let refused = state.with_next_nonce(over, 0, Error::Seal, |_, _| -> Result<(), _> {
+                panic!("the backend was handed associated data over the AEAD's limit")
+            });
+            assert_eq!(refused, Err(Error::Seal));
+        }
+        let mut reached = false;
+        let at = state.with_next_nonce(0, max, Error::Seal, |_, _| {
+            reached = true;
+            Ok(())
+        });
+        assert_eq!(at, Ok(()));
+        assert!(reached);
+        assert_eq!(state.seq(), 1);
+    }
+
+    #[cfg(feature = "aes-gcm")]
+    #[test]
+    fn aes_gcm_limits() {
+        assert_eq!(crate::aead::Aes128Gcm::MAX_PLAINTEXT_LEN, 68_719_476_704);
+        limits_refused_before_the_backend::<crate::aead::Aes128Gcm>();
+        limits_refused_before_the_backend::<crate::aead::Aes256Gcm>();
+    }
+
+    #[cfg(feature = "chacha20poly1305")]
+    #[test]
+    fn chacha20poly1305_limits() {
+        assert_eq!(
+            crate::aead::ChaCha20Poly1305::MAX_PLAINTEXT_LEN,
+            274_877_906_880
+        );
+        limits_refused_before_the_backend::<crate::aead::ChaCha20Poly1305>();
     }
 }

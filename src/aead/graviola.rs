@@ -10,6 +10,10 @@
 //! the buffer; RustCrypto checks the tag first and writes nothing on failure. ChaCha20-Poly1305
 //! keys both at setup; AES-GCM keys graviola's cipher once a context has handled 16 KiB (its
 //! keying is slow; `AES_GCM_GRAVIOLA_FROM` has the numbers) and runs RustCrypto's until then.
+//!
+//! graviola checks no message length (its block counters are 32 bits and would wrap): no
+//! message over the AEAD's limit reaches this file, refused for every backend alike where every
+//! seal and open passes (`crate::context::AeadState::with_next_nonce`).
 
 use ::graviola::aead::{AesGcm, ChaCha20Poly1305};
 use aead::{AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag};
