@@ -32,28 +32,47 @@ pub(crate) fn encode(value: &Value) -> Vec<u8> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Header(pub(crate) Vec<(Value, Value)>);
 
-fn same_label(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Integer(x), Value::Integer(y)) => i128::from(*x) == i128::from(*y),
-        (Value::Text(x), Value::Text(y)) => x == y,
-        _ => false,
+/// A label as RFC 9052 §3 compares them: an integer by its value, text by its characters.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Label<'v> {
+    Int(i128),
+    Text(&'v str),
+}
+
+fn label(value: &Value) -> Option<Label<'_>> {
+    match value {
+        Value::Integer(i) => Some(Label::Int(i128::from(*i))),
+        Value::Text(t) => Some(Label::Text(t)),
+        _ => None,
     }
 }
 
+/// Whether a label stands twice among `labels`: sorted, then neighbours compared, so
+/// `n log n` comparisons, never `n^2` (an unauthenticated sender chooses `n`, up to
+/// [`crate::MAX_HEADER_LABELS`] per bucket).
+fn repeats<'v>(labels: impl Iterator<Item = &'v Value>) -> bool {
+    let mut labels: Vec<Label<'v>> = labels.filter_map(label).collect();
+    labels.sort_unstable();
+    labels.windows(2).any(|pair| pair[0] == pair[1])
+}
+
 impl Header {
+    /// A bucket from its map: at most [`crate::MAX_HEADER_LABELS`] labels (checked before any
+    /// other work on it), each an integer or text, each once.
     pub(crate) fn from_value(value: Value) -> Result<Self, Error> {
         let Value::Map(entries) = value else {
             return Err(Error::Malformed("header is not a map"));
         };
-        for (i, (label, _)) in entries.iter().enumerate() {
-            if !matches!(label, Value::Integer(_) | Value::Text(_)) {
-                return Err(Error::Malformed(
-                    "header label is neither an integer nor text",
-                ));
-            }
-            if entries[..i].iter().any(|(l, _)| same_label(l, label)) {
-                return Err(Error::DuplicateLabel);
-            }
+        if entries.len() > crate::MAX_HEADER_LABELS {
+            return Err(Error::TooLarge);
+        }
+        if entries.iter().any(|(l, _)| label(l).is_none()) {
+            return Err(Error::Malformed(
+                "header label is neither an integer nor text",
+            ));
+        }
+        if repeats(entries.iter().map(|(l, _)| l)) {
+            return Err(Error::DuplicateLabel);
         }
         Ok(Self(entries))
     }
@@ -70,10 +89,10 @@ impl Header {
     }
 
     pub(crate) fn get(&self, label: i64) -> Option<&Value> {
-        let label = Value::from(label);
+        let label = Some(Label::Int(i128::from(label)));
         self.0
             .iter()
-            .find(|(l, _)| same_label(l, &label))
+            .find(|(l, _)| self::label(l) == label)
             .map(|(_, v)| v)
     }
 
@@ -117,13 +136,10 @@ impl Header {
     }
 }
 
-/// The two buckets of a layer, whose labels must be disjoint (RFC 9052 §3).
+/// The two buckets of a layer, whose labels must be disjoint (RFC 9052 §3). Each has its
+/// labels once, so a label twice in both together is one in both.
 pub(crate) fn disjoint(protected: &Header, unprotected: &Header) -> Result<(), Error> {
-    if protected
-        .0
-        .iter()
-        .any(|(l, _)| unprotected.0.iter().any(|(m, _)| same_label(l, m)))
-    {
+    if repeats(protected.0.iter().chain(&unprotected.0).map(|(l, _)| l)) {
         return Err(Error::DuplicateLabel);
     }
     Ok(())

@@ -67,6 +67,23 @@ impl<'m> Layer<'m> {
         self.protected.bytes(PSK_ID)
     }
 
+    /// A recipient's HPKE algorithm, protected; `None` for another algorithm's recipient,
+    /// whatever the CBOR type of its `alg` (RFC 9052 §3.1 types it `int / tstr`), or one with
+    /// none (§3.3: HPKE beside other algorithms).
+    fn recipient_alg(&self) -> Result<Option<Algorithm>, Error> {
+        let hpke = |value: &Value| match value {
+            Value::Integer(i) => i64::try_from(*i).ok().and_then(Algorithm::from_value),
+            _ => None,
+        };
+        match (self.protected.get(ALG), self.unprotected.get(ALG)) {
+            (Some(value), _) => Ok(hpke(value)),
+            (None, Some(value)) if hpke(value).is_some() => {
+                Err(Error::Header("alg must be protected"))
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn kid(&self) -> Result<Option<&[u8]>, Error> {
         match self.get(KID) {
             None => Ok(None),
@@ -86,7 +103,9 @@ impl<'m> Layer<'m> {
         let Value::Array(labels) = crit else {
             return Err(Error::Critical);
         };
-        if labels.is_empty() {
+        // Each label listed must be in the layer, whose two buckets hold at most
+        // 2 * MAX_HEADER_LABELS: a longer list cannot pass, and is refused before the look-ups.
+        if labels.is_empty() || labels.len() > 2 * crate::MAX_HEADER_LABELS {
             return Err(Error::Critical);
         }
         for label in labels {
@@ -432,7 +451,12 @@ impl<'a> Decryptor<'a> {
         if recipients.len() > MAX_RECIPIENTS {
             return Err(Error::TooLarge);
         }
-        let mut tried = false;
+        // Recipients that are not this key's (another algorithm, another `kid`, another PSK or
+        // none where this decryptor has one, and the reverse) are passed over; when none opens,
+        // the error says how far the best one got: `Decrypt` (an open failed), else `Psk`
+        // (one for this key, in another PSK mode), else `NoRecipient`.
+        let mut outcome = Error::NoRecipient;
+        let mut opens = 0;
         for recipient in recipients {
             let Value::Array(parts) = recipient else {
                 return Err(Error::Malformed("recipient"));
@@ -441,15 +465,7 @@ impl<'a> Decryptor<'a> {
                 return Err(Error::Malformed("recipient"));
             }
             let layer = Layer::parse(&parts[0], &parts[1])?;
-            // Another algorithm's recipient (§3.3: HPKE beside others): not this crate's.
-            let value = match (layer.protected.int(ALG)?, layer.unprotected.int(ALG)?) {
-                (Some(v), None) => v,
-                (None, Some(v)) if Algorithm::from_value(v).is_some() => {
-                    return Err(Error::Header("alg must be protected"));
-                }
-                _ => continue,
-            };
-            let Some(alg) = Algorithm::from_value(value) else {
+            let Some(alg) = layer.recipient_alg()? else {
                 continue;
             };
             if !alg.is_key_encryption() {
@@ -460,13 +476,22 @@ impl<'a> Decryptor<'a> {
                     "an HPKE recipient has no recipients of its own",
                 ));
             }
-            layer.check_crit(self.understood)?;
             if !self.ours(alg, layer.kid()?) {
                 continue;
             }
-            tried = true;
+            let Ok(psk) = self.psk_for(layer.psk_id()?) else {
+                if outcome != Error::Decrypt {
+                    outcome = Error::Psk;
+                }
+                continue;
+            };
+            // A `crit` the application does not understand matters for its own recipients only.
+            layer.check_crit(self.understood)?;
+            if opens == crate::MAX_TRIAL_OPENS {
+                return Err(Error::TooLarge);
+            }
+            opens += 1;
             let ek = layer.ek()?;
-            let psk = self.psk_for(layer.psk_id()?)?;
             let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
             let info = recipient_structure(content, layer.protected_bytes, self.extra_info);
             let sealed = bstr(&parts[2])?;
@@ -475,14 +500,12 @@ impl<'a> Decryptor<'a> {
                 .open(alg.suite()?, ek, &info, self.hpke_aad, sealed, mode)
             {
                 Ok(cek) => return Ok((content, Zeroizing::new(cek), layer0)),
-                Err(typed_hpke::Error::Open | typed_hpke::Error::Decap) => continue,
+                Err(typed_hpke::Error::Open | typed_hpke::Error::Decap) => {
+                    outcome = Error::Decrypt;
+                }
                 Err(e) => return Err(e.into()),
             }
         }
-        Err(if tried {
-            Error::Decrypt
-        } else {
-            Error::NoRecipient
-        })
+        Err(outcome)
     }
 }

@@ -30,5 +30,16 @@ pub use typed_hpke::rand_core;
 /// protected header with its extra info.
 pub const MAX_HEADER_LEN: usize = 16 * 1024;
 
+/// The most labels one header bucket (protected or unprotected, of any layer or COSE_Key) may
+/// have here, checked before the labels are compared. Every header the drafts define has fewer
+/// than ten.
+pub const MAX_HEADER_LABELS: usize = 64;
+
 /// The most recipients a COSE_Encrypt may have here.
 pub const MAX_RECIPIENTS: usize = 256;
+
+/// The most HPKE opens one message may cost a [`Decryptor`]: recipients of its key's
+/// algorithm and PSK mode whose `kid` does not rule them out (each an HPKE decapsulation, or a
+/// round trip to a key held elsewhere). A message that would need more is refused with
+/// [`Error::TooLarge`] before the next open.
+pub const MAX_TRIAL_OPENS: usize = 16;

@@ -2,13 +2,13 @@
 
 use alloc::vec::Vec;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use typed_hpke::Psk;
 use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite, TAG_LEN};
 
 use crate::alg::IV_LEN;
 use crate::json::str_member;
-use crate::jwe::Jwe;
+use crate::jwe::{JointHeader, Jwe};
 use crate::{Algorithm, ContentEncryption, Error, PrivateJwk, b64, recipient_structure};
 
 /// Header parameters registered for JWE and JWS (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6,
@@ -172,13 +172,19 @@ impl<'a> Decryptor<'a> {
     /// this key; [`Error::Decrypt`] if decryption fails.
     pub fn decrypt(&self, jwe: &Jwe) -> Result<Vec<u8>, Error> {
         self.check_crit(jwe)?;
+        jwe.shared_headers_disjoint()?;
+        // Recipients that are not this key's (another algorithm, another `kid`, another PSK or
+        // none where this decryptor has one, and the reverse) are passed over; when none opens,
+        // the error says how far the best one got: `Decrypt` (an open failed), else `Psk` (one
+        // for this key, in another PSK mode), else `NoRecipient`.
+        let mut psk_differs = false;
         let mut candidates = Vec::new();
         for i in 0..jwe.recipients.len() {
             let header = jwe.joint_header(i)?;
             if header.contains_key("zip") {
                 return Err(Error::Header("zip is not supported"));
             }
-            let Some(alg) = str_member(&header, "alg")?.and_then(Algorithm::from_name) else {
+            let Some(alg) = header.str("alg")?.and_then(Algorithm::from_name) else {
                 continue; // another algorithm's recipient (§6: HPKE beside ECDH-ES, RSA-OAEP)
             };
             if !alg.is_key_encryption() && jwe.recipients.len() != 1 {
@@ -187,23 +193,42 @@ impl<'a> Decryptor<'a> {
                     "integrated encryption has exactly one recipient",
                 ));
             }
-            let kid_differs = match (str_member(&header, "kid")?, self.key.kid()) {
+            let kid_differs = match (header.str("kid")?, self.key.kid()) {
                 (Some(theirs), Some(ours)) => theirs != ours,
                 _ => false,
             };
             let ours = alg.kem_id() == self.key.kem_id()
                 && self.key.alg().is_none_or(|a| a == alg)
                 && !kid_differs;
-            if ours {
-                candidates.push((i, alg, header));
+            if !ours {
+                continue;
             }
+            // Integrated encryption has one recipient, and its header rules come first.
+            if alg.is_key_encryption() {
+                match self.psk_for(&header) {
+                    Ok(_) => {}
+                    Err(Error::Psk) => {
+                        psk_differs = true;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            candidates.push((i, alg, header));
         }
         if candidates.is_empty() {
-            return Err(Error::NoRecipient);
+            return Err(if psk_differs {
+                Error::Psk
+            } else {
+                Error::NoRecipient
+            });
         }
         // A candidate that fails to decrypt may be another key's of the same KEM (no `kid`):
         // the next is tried; any other error is the message's and ends the search.
-        for (i, alg, header) in candidates {
+        for (opens, (i, alg, header)) in candidates.into_iter().enumerate() {
+            if opens == crate::MAX_TRIAL_OPENS {
+                return Err(Error::TooLarge);
+            }
             let result = if alg.is_key_encryption() {
                 self.key_encryption(jwe, i, alg, &header)
             } else {
@@ -255,11 +280,8 @@ impl<'a> Decryptor<'a> {
     }
 
     /// The PSK of the message's `psk_id`, or none: the two must agree.
-    fn psk_for(
-        &self,
-        header: &Map<alloc::string::String, Value>,
-    ) -> Result<Option<Psk<'a>>, Error> {
-        let id = str_member(header, "psk_id")?.map(b64::decode).transpose()?;
+    fn psk_for(&self, header: &JointHeader<'_>) -> Result<Option<Psk<'a>>, Error> {
+        let id = header.str("psk_id")?.map(b64::decode).transpose()?;
         match (id, self.psk) {
             (None, None) => Ok(None),
             (Some(id), Some(ours)) if id == ours.psk_id() => Ok(Some(ours)),
@@ -272,7 +294,7 @@ impl<'a> Decryptor<'a> {
         &self,
         jwe: &Jwe,
         alg: Algorithm,
-        header: &Map<alloc::string::String, Value>,
+        header: &JointHeader<'_>,
     ) -> Result<Vec<u8>, Error> {
         if !self.extra_info.is_empty() {
             return Err(Error::Header(
@@ -314,14 +336,14 @@ impl<'a> Decryptor<'a> {
         jwe: &Jwe,
         i: usize,
         alg: Algorithm,
-        header: &Map<alloc::string::String, Value>,
+        header: &JointHeader<'_>,
     ) -> Result<Vec<u8>, Error> {
         if !self.info.is_empty() {
             return Err(Error::Header("info given for key encryption"));
         }
-        let enc_name = str_member(header, "enc")?.ok_or(Error::Header("enc is missing"))?;
+        let enc_name = header.str("enc")?.ok_or(Error::Header("enc is missing"))?;
         let enc = ContentEncryption::from_name(enc_name).ok_or(Error::UnsupportedAlgorithm)?;
-        let ek = str_member(header, "ek")?.ok_or(Error::Header("ek is missing"))?;
+        let ek = header.str("ek")?.ok_or(Error::Header("ek is missing"))?;
         let ek = b64::decode(ek)?;
         if jwe.iv.len() != IV_LEN || jwe.tag.len() != TAG_LEN {
             return Err(Error::Header(

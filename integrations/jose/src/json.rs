@@ -90,7 +90,15 @@ pub(crate) fn str_member<'a>(
     map: &'a Map<String, Value>,
     name: &'static str,
 ) -> Result<Option<&'a str>, Error> {
-    match map.get(name) {
+    str_value(map.get(name), name)
+}
+
+/// A member `name`'s value, if present, as a string.
+pub(crate) fn str_value<'a>(
+    value: Option<&'a Value>,
+    name: &'static str,
+) -> Result<Option<&'a str>, Error> {
+    match value {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(Error::Malformed(name)),

@@ -287,20 +287,55 @@ impl Jwe {
     }
 
     /// The JOSE Header of recipient `i`: the protected header, the shared unprotected header
-    /// and the recipient's header, whose names must be disjoint (RFC 7516 §7.2.1).
-    pub(crate) fn joint_header(&self, i: usize) -> Result<Map<String, Value>, Error> {
-        let mut joint = self.protected.clone();
-        let parts = [
-            self.unprotected.as_ref(),
-            self.recipients.get(i).and_then(|r| r.header.as_ref()),
-        ];
-        for part in parts.into_iter().flatten() {
-            for (name, value) in part {
-                if joint.insert(name.clone(), value.clone()).is_some() {
-                    return Err(Error::Header("a parameter in two header locations"));
-                }
-            }
+    /// and the recipient's header, whose names must be disjoint (RFC 7516 §7.2.1). A view of
+    /// the three, never a copy: a JWE's shared header is read once per recipient, so copying
+    /// it would cost its size times the recipients. Checking the recipient's names costs
+    /// their number times a look-up; the two shared headers are checked against each other
+    /// once, by [`Self::shared_headers_disjoint`].
+    pub(crate) fn joint_header(&self, i: usize) -> Result<JointHeader<'_>, Error> {
+        let recipient = self.recipients.get(i).and_then(|r| r.header.as_ref());
+        let joint = JointHeader {
+            protected: &self.protected,
+            unprotected: self.unprotected.as_ref(),
+            recipient: None,
+        };
+        if recipient.is_some_and(|r| r.keys().any(|name| joint.contains_key(name))) {
+            return Err(Error::Header("a parameter in two header locations"));
         }
-        Ok(joint)
+        Ok(JointHeader { recipient, ..joint })
+    }
+
+    /// The protected and shared unprotected headers have no name in common (RFC 7516 §7.2.1).
+    pub(crate) fn shared_headers_disjoint(&self) -> Result<(), Error> {
+        let mut shared = self.unprotected.iter().flat_map(Map::keys);
+        if shared.any(|name| self.protected.contains_key(name)) {
+            return Err(Error::Header("a parameter in two header locations"));
+        }
+        Ok(())
+    }
+}
+
+/// A recipient's JOSE Header (RFC 7516 §7.2.1) as a view of its three disjoint parts.
+pub(crate) struct JointHeader<'j> {
+    protected: &'j Map<String, Value>,
+    unprotected: Option<&'j Map<String, Value>>,
+    recipient: Option<&'j Map<String, Value>>,
+}
+
+impl<'j> JointHeader<'j> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'j Value> {
+        [Some(self.protected), self.unprotected, self.recipient]
+            .into_iter()
+            .flatten()
+            .find_map(|part| part.get(name))
+    }
+
+    pub(crate) fn contains_key(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The member `name` as a string, if present.
+    pub(crate) fn str(&self, name: &'static str) -> Result<Option<&'j str>, Error> {
+        crate::json::str_value(self.get(name), name)
     }
 }

@@ -36,6 +36,12 @@ pub const MAX_HEADER_LEN: usize = 16 * 1024;
 /// The most recipients a JWE may have here.
 pub const MAX_RECIPIENTS: usize = 256;
 
+/// The most HPKE opens one JWE may cost a [`Decryptor`]: recipients of its key's algorithm and
+/// PSK mode whose `kid` does not rule them out (each an HPKE decapsulation, or a round trip to
+/// a key held elsewhere). A JWE that would need more is refused with [`Error::TooLarge`] before
+/// the open past the limit.
+pub const MAX_TRIAL_OPENS: usize = 16;
+
 /// The Recipient_structure of draft-ietf-jose-hpke-encrypt-20 §6.1:
 /// `ASCII("JOSE-HPKE rcpt") || BYTE(255) || ASCII(enc) || BYTE(255) || recipient_extra_info`.
 pub(crate) fn recipient_structure(enc: &str, extra_info: &[u8]) -> alloc::vec::Vec<u8> {
