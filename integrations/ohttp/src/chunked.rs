@@ -53,6 +53,9 @@ const FINAL_AAD: &[u8] = b"final";
 /// 2^14 bytes, which every implementation must accept (§3; the `ohttp` crate refuses larger
 /// ones).
 pub const MAX_CHUNK: usize = 1 << 14;
+/// The most a decoder's chunk limit may be raised to ([`ChunkedRequestDecoder::with_max_chunk`]):
+/// 16 MiB of plaintext, the memory a gateway may hold for one chunk of a client it does not know.
+pub const MAX_CHUNK_CEILING: usize = 1 << 24;
 
 /// Appends `v` as a QUIC variable-length integer (RFC 9000 §16).
 fn put_varint(out: &mut Vec<u8>, v: usize) {
@@ -429,9 +432,13 @@ impl Gateway {
 }
 
 impl ChunkedRequestDecoder<'_> {
-    /// Accepts chunks of up to `max_chunk` bytes of plaintext (default [`MAX_CHUNK`]; any value
-    /// is safe, `usize::MAX` included).
+    /// Accepts chunks of up to `max_chunk` bytes of plaintext (default [`MAX_CHUNK`]), at most
+    /// [`MAX_CHUNK_CEILING`]: a larger value is taken as the ceiling. The limit is the memory
+    /// the decoder may hold for one chunk before it can open it (the chunk, its tag and its
+    /// length), sent by a client the gateway does not know: raise it only as far as the
+    /// clients it serves need.
     pub fn with_max_chunk(mut self, max_chunk: usize) -> Self {
+        let max_chunk = max_chunk.min(MAX_CHUNK_CEILING);
         self.max_chunk = max_chunk;
         if let Sticky::Ok(RequestState::Body { chunks, .. }) = &mut self.state {
             chunks.max_chunk = max_chunk;
@@ -543,11 +550,19 @@ impl RequestState {
 /// [`ChunkWriter::finish`] writes the final chunk; dropping the writer without it leaves the
 /// message without its final chunk, which the peer refuses. An error of the encoder is
 /// returned by every later `write`, `flush` and `finish`.
+///
+/// `io::Write`'s contract holds: a `write` that returns an error has taken none of `data`,
+/// and one that returns `Ok(n)` has taken `n` bytes, which end up in the message exactly once.
+/// A sealed chunk that `inner` did not take whole is kept, and written first by the next
+/// `write`, `flush` or `finish`: an error of `inner` can be retried, and no chunk is lost or
+/// sealed twice.
 pub struct ChunkWriter<W: io::Write> {
     inner: W,
     encoder: ChunkEncoder,
     pending: Vec<u8>,
+    /// Sealed bytes, of which `out[sent..]` are not yet written to `inner`.
     out: Vec<u8>,
+    sent: usize,
 }
 
 impl<W: io::Write> core::fmt::Debug for ChunkWriter<W> {
@@ -573,19 +588,45 @@ impl<W: io::Write> ChunkWriter<W> {
             encoder,
             pending: Vec::with_capacity(MAX_CHUNK),
             out: Vec::new(),
+            sent: 0,
         })
     }
 
-    fn seal_pending(&mut self) -> io::Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
+    /// Writes the sealed bytes `inner` has not taken yet; on an error of `inner` the rest
+    /// stays for the next call.
+    fn drain(&mut self) -> io::Result<()> {
+        while let Some(rest) = self.out.get(self.sent..).filter(|rest| !rest.is_empty()) {
+            match self.inner.write(rest) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => self.sent += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
         self.out.clear();
-        self.encoder
-            .seal_chunk(&self.pending, &mut self.out)
-            .map_err(io_error)?;
-        self.pending.clear();
-        self.inner.write_all(&self.out)
+        self.sent = 0;
+        Ok(())
+    }
+
+    /// Seals the buffered bytes as a chunk (none if nothing is buffered) into `out`, which
+    /// must be drained.
+    fn seal_pending(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            self.encoder
+                .seal_chunk(&self.pending, &mut self.out)
+                .map_err(io_error)?;
+            self.pending.clear();
+        }
+        Ok(())
+    }
+
+    fn failed(&self) -> io::Result<()> {
+        self.encoder.failed.map_or(Ok(()), |e| Err(io_error(e)))
+    }
+
+    /// The inner writer. Writing to it directly puts bytes in the middle of the message.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
     }
 
     /// Writes what is buffered and the final chunk, and returns `inner`.
@@ -593,34 +634,42 @@ impl<W: io::Write> ChunkWriter<W> {
     /// # Errors
     /// What writing to `inner` returns; [`Error::MessageLimit`] as an `InvalidData` error.
     pub fn finish(mut self) -> io::Result<W> {
-        self.out.clear();
-        self.encoder
-            .seal_final(&self.pending, &mut self.out)
-            .map_err(io_error)?;
-        self.inner.write_all(&self.out)?;
-        self.inner.flush()?;
-        Ok(self.inner)
+        self.failed()?;
+        self.drain()?;
+        let Self {
+            mut inner,
+            encoder,
+            pending,
+            mut out,
+            ..
+        } = self;
+        encoder.seal_final(&pending, &mut out).map_err(io_error)?;
+        inner.write_all(&out)?;
+        inner.flush()?;
+        Ok(inner)
     }
 }
 
 impl<W: io::Write> io::Write for ChunkWriter<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        if let Some(e) = self.encoder.failed {
-            return Err(io_error(e));
-        }
+        self.failed()?;
+        // What an earlier call sealed goes first; until it is written, nothing is taken.
+        self.drain()?;
         let take = data.len().min(MAX_CHUNK - self.pending.len());
         self.pending.extend_from_slice(&data[..take]);
         if self.pending.len() == MAX_CHUNK {
             self.seal_pending()?;
+            // The bytes are taken and sealed: an error of `inner` now is the next call's.
+            let _ = self.drain();
         }
         Ok(take)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if let Some(e) = self.encoder.failed {
-            return Err(io_error(e));
-        }
+        self.failed()?;
+        self.drain()?;
         self.seal_pending()?;
+        self.drain()?;
         self.inner.flush()
     }
 }

@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use futures::io::{AsyncReadExt, AsyncWriteExt};
 use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem, MlKem768, XWing};
-use typed_hpke_ohttp::chunked::{ChunkReader, ChunkWriter, MAX_CHUNK};
+use typed_hpke_ohttp::chunked::{ChunkReader, ChunkWriter, MAX_CHUNK, MAX_CHUNK_CEILING};
 use typed_hpke_ohttp::{Client, Error, Gateway, GatewayKey, KeyConfig, OsRng, SymmetricSuite};
 
 mod common;
@@ -164,6 +164,89 @@ fn read_and_write_adapters() {
         *err.into_inner().unwrap().downcast::<Error>().unwrap(),
         Error::MissingFinalChunk
     );
+}
+
+/// A sink that fails its writes while `failing` is set, taking nothing, and sometimes takes
+/// only part of what it is given.
+struct Flaky {
+    wire: Vec<u8>,
+    failing: bool,
+    calls: usize,
+}
+
+impl Write for Flaky {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.failing {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        let n = if self.calls.is_multiple_of(3) {
+            data.len().min(100)
+        } else {
+            data.len()
+        };
+        self.wire.extend_from_slice(&data[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.failing {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        Ok(())
+    }
+}
+
+/// `io::Write`'s contract through an inner writer that fails: a `write` that errs has taken
+/// nothing, the chunk sealed when `inner` failed is kept and written by the next call, and
+/// the message the peer reads is exactly what was taken, each byte once. Before, the sealed
+/// chunk was dropped, the retried bytes were sealed as the next chunk, and `finish` returned
+/// `Ok` on a stream the peer refused.
+#[test]
+fn writer_keeps_the_sealed_chunk_when_inner_fails() {
+    let mut rng = OsRng::default();
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_AES_128_GCM,
+    );
+    let request = body(3 * MAX_CHUNK + 5, 4);
+    let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
+    let sink = Flaky {
+        wire: Vec::new(),
+        failing: false,
+        calls: 0,
+    };
+    let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
+    writer.write_all(&request[..100]).unwrap();
+    // The sink fails as this write fills a chunk: the bytes are taken and sealed, the error
+    // is the next call's.
+    writer_sink(&mut writer).failing = true;
+    let mut taken = 100 + writer.write(&request[100..]).unwrap();
+    assert_eq!(taken, MAX_CHUNK);
+    // While the sink fails, every call fails and takes nothing.
+    for _ in 0..3 {
+        let e = writer.write(&request[taken..]).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+        assert!(writer.flush().is_err());
+    }
+    writer_sink(&mut writer).failing = false;
+    while taken < request.len() {
+        let end = (taken + 5000).min(request.len());
+        taken += writer.write(&request[taken..end]).unwrap();
+    }
+    writer_sink(&mut writer).failing = true;
+    assert!(writer.flush().is_err());
+    writer_sink(&mut writer).failing = false;
+    writer.flush().unwrap();
+    let sink = writer.finish().unwrap();
+    let mut reader = ChunkReader::new(&sink.wire[..], gateway.decapsulate_chunked());
+    let mut got = Vec::new();
+    reader.read_to_end(&mut got).unwrap();
+    assert_eq!(got, request);
+}
+
+/// The sink inside a writer, to make it fail or recover.
+fn writer_sink(writer: &mut ChunkWriter<Flaky>) -> &mut Flaky {
+    writer.get_mut()
 }
 
 /// The request's chunks, parsed: (start, end) of each, the final one last.
@@ -703,16 +786,33 @@ fn response_starts_once_and_limits_cannot_overflow() {
     );
     decoder.finish(&mut got).unwrap();
     assert_eq!(got, request);
-    // The largest lengths a varint can carry, under the largest limit: waiting, not wrapping.
+    // The largest lengths a varint can carry, under the largest limit (the ceiling): refused
+    // when the length is read, before any of the chunk is held; one at the ceiling waits.
+    let ceiling = (MAX_CHUNK_CEILING + 16) as u32 | 0x8000_0000;
     for len in [[0xbf, 0xff, 0xff, 0xff].as_slice(), &[0xff; 8]] {
         let mut decoder = gateway.decapsulate_chunked().with_max_chunk(usize::MAX);
         let mut head = wire[..7 + 32].to_vec();
         head.extend_from_slice(len);
+        assert_eq!(
+            decoder.push(&head, &mut Vec::new()),
+            Err(Error::ChunkTooLarge)
+        );
+        let mut decoder = gateway.decapsulate_chunked().with_max_chunk(usize::MAX);
+        let mut head = wire[..7 + 32].to_vec();
+        head.extend_from_slice(&ceiling.to_be_bytes());
         decoder.push(&head, &mut Vec::new()).unwrap();
         decoder.push(&[0u8; 100], &mut Vec::new()).unwrap();
         assert_eq!(
             decoder.finish(&mut Vec::new()),
             Err(Error::MissingFinalChunk)
+        );
+        let over = ((MAX_CHUNK_CEILING + 17) as u32 | 0x8000_0000).to_be_bytes();
+        let mut decoder = gateway.decapsulate_chunked().with_max_chunk(usize::MAX);
+        let mut head = wire[..7 + 32].to_vec();
+        head.extend_from_slice(&over);
+        assert_eq!(
+            decoder.push(&head, &mut Vec::new()),
+            Err(Error::ChunkTooLarge)
         );
     }
 }
