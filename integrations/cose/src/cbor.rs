@@ -4,18 +4,32 @@
 use alloc::vec::Vec;
 
 use ciborium::Value;
+use zeroize::Zeroize;
 
 use crate::Error;
 
 /// Decodes exactly one CBOR item from `bytes`.
 pub(crate) fn decode(bytes: &[u8]) -> Result<Value, Error> {
     let mut rest = bytes;
-    let value: Value =
+    let mut value: Value =
         ciborium::de::from_reader(&mut rest).map_err(|_| Error::Malformed("not CBOR"))?;
     if !rest.is_empty() {
+        // A COSE_Key's `d` may be in it.
+        wipe(&mut value);
         return Err(Error::Malformed("bytes after the CBOR item"));
     }
     Ok(value)
+}
+
+/// Wipes every byte string in `value` (a COSE_Key's `d` or `priv` is one), at any depth.
+pub(crate) fn wipe(value: &mut Value) {
+    match value {
+        Value::Bytes(b) => b.zeroize(),
+        Value::Array(a) => a.iter_mut().for_each(wipe),
+        Value::Map(m) => m.iter_mut().for_each(|(_, v)| wipe(v)),
+        Value::Tag(_, v) => wipe(v),
+        _ => {}
+    }
 }
 
 /// Encodes `value`; ciborium writes every head in its shortest form and every length
@@ -63,6 +77,13 @@ impl Header {
         let Value::Map(entries) = value else {
             return Err(Error::Malformed("header is not a map"));
         };
+        Self::check(&entries)?;
+        Ok(Self(entries))
+    }
+
+    /// The rules of [`Self::from_value`] on a map's entries, which it leaves to the caller
+    /// (a COSE_Key's, to be wiped whatever the outcome).
+    pub(crate) fn check(entries: &[(Value, Value)]) -> Result<(), Error> {
         if entries.len() > crate::MAX_HEADER_LABELS {
             return Err(Error::TooLarge);
         }
@@ -74,7 +95,7 @@ impl Header {
         if repeats(entries.iter().map(|(l, _)| l)) {
             return Err(Error::DuplicateLabel);
         }
-        Ok(Self(entries))
+        Ok(())
     }
 
     /// A protected bucket: the serialized map, or the empty byte string for an empty one.

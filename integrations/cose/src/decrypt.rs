@@ -150,7 +150,6 @@ fn message(bytes: &[u8]) -> Result<Message, Error> {
 /// KEM (and the key's own `alg`, when it names one), and whose `kid` is the key's when both
 /// have one. PSK mode follows the message's `psk_id` (§3.1) and must agree with
 /// [`Self::psk`]: a message without `psk_id` is refused when a PSK is given.
-#[derive(Debug)]
 pub struct Decryptor<'a> {
     key: Key<'a>,
     info: &'a [u8],
@@ -160,6 +159,31 @@ pub struct Decryptor<'a> {
     psk: Option<Psk<'a>>,
     understood: &'a [i64],
     detached: Option<&'a [u8]>,
+}
+
+/// `info`, `recipient_extra_info`, the AADs and the detached ciphertext are the application's
+/// and may be private (OpenID4VP puts its session's data there): `Debug` says only whether
+/// each is set. The PSK prints as its identifier.
+impl core::fmt::Debug for Decryptor<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let set = |b: &[u8]| {
+            if b.is_empty() {
+                "<empty>"
+            } else {
+                "<redacted>"
+            }
+        };
+        f.debug_struct("Decryptor")
+            .field("key", &self.key)
+            .field("info", &set(self.info))
+            .field("extra_info", &set(self.extra_info))
+            .field("hpke_aad", &set(self.hpke_aad))
+            .field("external_aad", &set(self.external_aad))
+            .field("psk", &self.psk)
+            .field("understood", &self.understood)
+            .field("detached", &self.detached.map(|_| "<redacted>"))
+            .finish()
+    }
 }
 
 /// The recipient's private key: in this process, or held outside it.

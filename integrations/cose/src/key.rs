@@ -9,10 +9,10 @@ use core::fmt;
 use ciborium::Value;
 use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{AnyKem, PrivateKey, PublicKey};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::alg::KeyType;
-use crate::cbor::{Header, decode, encode};
+use crate::cbor::{Header, decode, encode, wipe};
 use crate::{Algorithm, Error};
 
 const KTY: i64 = 1;
@@ -101,20 +101,24 @@ fn check_alg(kem_id: u16, alg: Option<Algorithm>) -> Result<(), Error> {
 /// A decoded COSE_Key whose byte strings (`d`, `priv`) are wiped when it is dropped.
 struct Wiped(Header);
 
-fn wipe(v: &mut Value) {
-    match v {
-        Value::Bytes(b) => b.zeroize(),
-        Value::Array(a) => a.iter_mut().for_each(wipe),
-        Value::Map(m) => m.iter_mut().for_each(|(_, v)| wipe(v)),
-        Value::Tag(_, v) => wipe(v),
-        _ => {}
-    }
-}
-
 impl Drop for Wiped {
     fn drop(&mut self) {
         self.0.0.iter_mut().for_each(|(_, v)| wipe(v));
     }
+}
+
+/// A COSE_Key's map, read from `bytes` and wiped when dropped: on every path, those where the
+/// map breaks a rule included.
+fn key_map(bytes: &[u8]) -> Result<Wiped, Error> {
+    let map = match decode(bytes)? {
+        Value::Map(entries) => Wiped(Header(entries)),
+        mut other => {
+            wipe(&mut other);
+            return Err(Error::Malformed("header is not a map"));
+        }
+    };
+    Header::check(&map.0.0)?;
+    Ok(map)
 }
 
 /// `key_ops`, if present: only "derive bits" for a private key, empty for a public one (§3.4).
@@ -169,7 +173,7 @@ impl PublicCoseKey {
     /// [`Error::InvalidKey`] as the type says; [`Error::Malformed`] and
     /// [`Error::DuplicateLabel`] for the CBOR.
     pub fn from_cbor(bytes: &[u8]) -> Result<Self, Error> {
-        let map = Wiped(Header::from_value(decode(bytes)?)?);
+        let map = key_map(bytes)?;
         let private = map.0.contains(D)
             || map.0.get(KTY) == Some(&Value::from(KTY_AKP)) && map.0.contains(AKP_PRIV);
         check_key_ops(&map.0, private)?;
@@ -193,7 +197,12 @@ impl PublicCoseKey {
                 .ok_or(Error::InvalidKey)
         };
         let (kem_id, bytes) = if kty == KTY_AKP {
+            // An AKP key's KEM is its `alg`'s, which must be post-quantum: HPKE-0 under AKP is
+            // not a P-256 key (and would be written back as EC2).
             let alg = alg.ok_or(Error::InvalidKey)?;
+            if shape(alg.kem_id()).0 != KeyType::Akp {
+                return Err(Error::InvalidKey);
+            }
             (alg.kem_id(), member(AKP_PUB)?.to_vec())
         } else {
             let crv = map
@@ -332,7 +341,7 @@ impl PrivateCoseKey {
     /// [`Error::InvalidKey`] as the type says, or without a private part;
     /// [`Error::Malformed`] and [`Error::DuplicateLabel`] for the CBOR.
     pub fn from_cbor(bytes: &[u8]) -> Result<Self, Error> {
-        let map = Wiped(Header::from_value(decode(bytes)?)?);
+        let map = key_map(bytes)?;
         check_key_ops(&map.0, true)?;
         let public = PublicCoseKey::from_map(&map.0)?;
         let label = if shape(public.key.kem_id()).0 == KeyType::Akp {

@@ -523,3 +523,63 @@ fn cose_key_validation() {
             .is_err()
     );
 }
+
+/// `kty` and `alg` agree: an AKP key only with a post-quantum algorithm, an EC2 or OKP key
+/// only with its curve's. Before, `{kty: AKP, alg: HPKE-0}` was read as a P-256 key and
+/// written back as EC2.
+#[test]
+fn key_type_and_algorithm_agree() {
+    let p256 = key(Algorithm::HPKE_0);
+    let point = p256.public_key().key().as_bytes().to_vec();
+    for alg in [35, 46] {
+        let akp = encode(&Value::Map(vec![
+            (Value::from(1), Value::from(7)),
+            (Value::from(3), Value::from(alg)),
+            (Value::from(-1), Value::Bytes(point.clone())),
+        ]));
+        assert_eq!(
+            PublicCoseKey::from_cbor(&akp).map(|_| ()),
+            Err(Error::InvalidKey),
+            "{alg}"
+        );
+    }
+    // The reverse: an X-Wing algorithm on an OKP key.
+    let x25519 = key(Algorithm::HPKE_3).public_key().to_cbor().unwrap();
+    let mut v = decode(&x25519);
+    for entry in map(&mut v).iter_mut() {
+        if entry.0 == Value::from(3) {
+            entry.1 = Value::from(56);
+        }
+    }
+    assert_eq!(
+        PublicCoseKey::from_cbor(&encode(&v)).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+    // A real AKP key reads and writes back as AKP.
+    let pq = key(Algorithm::HPKE_9);
+    let bytes = pq.public_key().to_cbor().unwrap();
+    assert_eq!(
+        PublicCoseKey::from_cbor(&bytes).unwrap().to_cbor().unwrap(),
+        bytes
+    );
+}
+
+/// The decryptor's `Debug` shows none of `info`, extra info, the AADs or a detached
+/// ciphertext (before, it printed each byte).
+#[test]
+fn decryptor_debug_redacts_the_inputs() {
+    let k = key(Algorithm::HPKE_3);
+    let secret = b"session-transcript".to_vec();
+    let d = Decryptor::new(&k)
+        .info(&secret)
+        .extra_info(&secret)
+        .hpke_aad(&secret)
+        .external_aad(&secret)
+        .detached(&secret);
+    let debug = format!("{d:?}");
+    let bytes = format!("{:?}", &secret[..4]);
+    let bytes = bytes.trim_end_matches(']');
+    assert!(!debug.contains(bytes), "{debug}");
+    assert!(!debug.contains("session"), "{debug}");
+    assert!(debug.contains("<redacted>"), "{debug}");
+}

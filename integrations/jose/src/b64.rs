@@ -23,7 +23,16 @@ pub(crate) fn decode(s: &str) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
-/// As [`decode`], for secrets: the buffer is wiped when dropped.
+/// As [`decode`], for secrets: decoded into a buffer that is wiped when dropped, on the error
+/// paths too (a non-canonical spelling is refused after the bytes are decoded).
 pub(crate) fn decode_secret(s: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
-    decode(s).map(Zeroizing::new)
+    let mut bytes = Zeroizing::new(alloc::vec![0u8; s.len() / 4 * 3 + 3]);
+    let len = Base64UrlUnpadded::decode(s, &mut bytes)
+        .map_err(|_| Error::Base64)?
+        .len();
+    bytes.truncate(len);
+    if Base64UrlUnpadded::encoded_len(&bytes) != s.len() {
+        return Err(Error::Base64);
+    }
+    Ok(bytes)
 }

@@ -26,13 +26,34 @@ const REGISTERED: &[&str] = &[
 /// have one. PSK mode follows the message's `psk_id` (§4), and must agree with
 /// [`Self::psk`]: a message without `psk_id` is refused when a PSK is given, so an attacker
 /// cannot strip the PSK.
-#[derive(Debug)]
 pub struct Decryptor<'a> {
     key: Key<'a>,
     info: &'a [u8],
     extra_info: &'a [u8],
     psk: Option<Psk<'a>>,
     understood: &'a [&'a str],
+}
+
+/// `info` and `recipient_extra_info` are the application's and may be private
+/// (OpenID4VP puts its session's data there): `Debug` says only whether each is set. The PSK
+/// prints as its identifier.
+impl core::fmt::Debug for Decryptor<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let set = |b: &[u8]| {
+            if b.is_empty() {
+                "<empty>"
+            } else {
+                "<redacted>"
+            }
+        };
+        f.debug_struct("Decryptor")
+            .field("key", &self.key)
+            .field("info", &set(self.info))
+            .field("extra_info", &set(self.extra_info))
+            .field("psk", &self.psk)
+            .field("understood", &self.understood)
+            .finish()
+    }
 }
 
 /// The recipient's private key: in this process, or held outside it.

@@ -8,6 +8,8 @@ use core::fmt;
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use zeroize::Zeroize;
+
 use crate::Error;
 
 struct Strict;
@@ -48,22 +50,56 @@ impl<'de> Visitor<'de> for Strict {
         Ok(Value::Null)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
+        let mut out = WipedOnError(Value::Array(Vec::new()));
         while let Some(v) = seq.next_element_seed(Strict)? {
-            out.push(v);
+            if let Value::Array(items) = &mut out.0 {
+                items.push(v);
+            }
         }
-        Ok(Value::Array(out))
+        Ok(out.take())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut out = WipedOnError(Value::Object(Map::new()));
         while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
+            let value = map.next_value_seed(Strict)?;
+            let Value::Object(members) = &mut out.0 else {
+                break;
+            };
+            if members.contains_key(&key) {
+                let mut value = value;
+                wipe(&mut value);
                 return Err(A::Error::custom(DUPLICATE));
             }
-            let value = map.next_value_seed(Strict)?;
-            out.insert(key, value);
+            members.insert(key, value);
         }
-        Ok(Value::Object(out))
+        Ok(out.take())
+    }
+}
+
+/// Wipes every string in `value` (a private JWK's `d` or `priv` is one), at any depth.
+pub(crate) fn wipe(value: &mut Value) {
+    match value {
+        Value::String(s) => s.zeroize(),
+        Value::Array(a) => a.iter_mut().for_each(wipe),
+        Value::Object(m) => m.values_mut().for_each(wipe),
+        _ => {}
+    }
+}
+
+/// What a visitor has read so far: wiped if it is dropped (the document failed to parse after
+/// it), handed on by [`Self::take`] otherwise. A private JWK's `d` read before a later error
+/// would otherwise be freed as it was.
+struct WipedOnError(Value);
+
+impl WipedOnError {
+    fn take(mut self) -> Value {
+        core::mem::take(&mut self.0)
+    }
+}
+
+impl Drop for WipedOnError {
+    fn drop(&mut self) {
+        wipe(&mut self.0);
     }
 }
 
@@ -77,11 +113,15 @@ pub(crate) fn object(bytes: &[u8]) -> Result<Map<String, Value>, Error> {
             Error::Malformed("not JSON")
         }
     })?;
+    let value = WipedOnError(value);
     de.end()
         .map_err(|_| Error::Malformed("bytes after the JSON value"))?;
-    match value {
+    match value.take() {
         Value::Object(map) => Ok(map),
-        _ => Err(Error::Malformed("not a JSON object")),
+        mut other => {
+            wipe(&mut other);
+            Err(Error::Malformed("not a JSON object"))
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use core::fmt;
 use serde_json::{Map, Value};
 use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{AnyKem, PrivateKey, PublicKey};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::alg::KeyType;
 use crate::json::{object, str_member};
@@ -112,7 +112,12 @@ fn public_bytes(
             .and_then(b64::decode)
     };
     if kty == "AKP" {
+        // An AKP key's KEM is its `alg`'s, which must be post-quantum: `HPKE-0` under AKP is
+        // not a P-256 key (and would be written back as `EC`).
         let alg = alg.ok_or(Error::InvalidKey)?;
+        if shape(alg.kem_id()).0 != KeyType::Akp {
+            return Err(Error::InvalidKey);
+        }
         return Ok((alg.kem_id(), member("pub")?));
     }
     let crv = str_member(map, "crv")?.ok_or(Error::InvalidKey)?;
@@ -361,14 +366,6 @@ pub(crate) struct Wiped(pub(crate) Map<String, Value>);
 
 impl Drop for Wiped {
     fn drop(&mut self) {
-        fn wipe(v: &mut Value) {
-            match v {
-                Value::String(s) => s.zeroize(),
-                Value::Array(a) => a.iter_mut().for_each(wipe),
-                Value::Object(m) => m.values_mut().for_each(wipe),
-                _ => {}
-            }
-        }
-        self.0.values_mut().for_each(wipe);
+        self.0.values_mut().for_each(crate::json::wipe);
     }
 }

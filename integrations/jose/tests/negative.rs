@@ -494,3 +494,39 @@ fn limits() {
             .is_err()
     );
 }
+
+/// `kty` and `alg` agree: an AKP key only with a post-quantum algorithm. Before,
+/// `{"kty":"AKP","alg":"HPKE-0"}` was read as a P-256 key and written back as `"kty":"EC"`.
+#[test]
+fn key_type_and_algorithm_agree() {
+    let p256 = key(Algorithm::HPKE_0);
+    let point = B64::encode_string(p256.public_jwk().key().as_bytes());
+    for alg in ["HPKE-0", "HPKE-0-KE", "HPKE-3"] {
+        let akp = json!({"kty": "AKP", "alg": alg, "pub": point}).to_string();
+        assert_eq!(
+            PublicJwk::from_json(&akp).map(|_| ()),
+            Err(Error::InvalidKey),
+            "{alg}"
+        );
+    }
+    // A real AKP key reads and writes back as AKP.
+    let pq = key(Algorithm::HPKE_9);
+    let json = pq.public_jwk().to_json().unwrap();
+    let back = PublicJwk::from_json(&json).unwrap().to_json().unwrap();
+    assert_eq!(back, json);
+    assert!(back.contains(r#""kty":"AKP""#), "{back}");
+}
+
+/// The decryptor's `Debug` shows neither `info` nor the recipient extra info (before, it
+/// printed each byte).
+#[test]
+fn decryptor_debug_redacts_the_inputs() {
+    let k = key(Algorithm::HPKE_3);
+    let secret = b"session-transcript".to_vec();
+    let d = Decryptor::new(&k).info(&secret).extra_info(&secret);
+    let debug = format!("{d:?}");
+    let bytes = format!("{:?}", &secret[..4]);
+    let bytes = bytes.trim_end_matches(']');
+    assert!(!debug.contains(bytes), "{debug}");
+    assert!(debug.contains("<redacted>"), "{debug}");
+}
