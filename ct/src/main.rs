@@ -294,7 +294,7 @@ fn protocols(only: Option<u16>) {
         use typed_hpke_jose::{
             Algorithm, ContentEncryption, Decryptor, Encryptor, Jwe, PrivateJwk, Recipient,
         };
-        for alg in [Algorithm::HPKE_3, Algorithm::HPKE_4_KE] {
+        for alg in [Algorithm::HPKE_4, Algorithm::HPKE_3_KE] {
             let key = PrivateJwk::new(sk.clone()).with_alg(alg).expect("jwk");
             // The public part a private JWK writes, public as a peer receives it.
             public(key.public_jwk().key().as_bytes());

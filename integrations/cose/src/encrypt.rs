@@ -9,7 +9,7 @@ use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{Sealer, SenderMode};
 use zeroize::Zeroizing;
 
-use crate::alg::IV_LEN;
+use crate::alg::{IV_LEN, KeyType};
 use crate::cbor::{Header, encode};
 use crate::message::{
     ALG, EK, IV, KID, PSK_ID, TAG_ENCRYPT, TAG_ENCRYPT0, enc_structure, recipient_structure,
@@ -168,11 +168,26 @@ impl<'a> Encryptor<'a> {
 
     /// Adds an HPKE recipient.
     ///
+    /// draft-ietf-cose-hpke-pq-pqt §5: when a post-quantum or hybrid key-encryption algorithm
+    /// is used in a COSE_Encrypt with several recipients, all of them MUST use a
+    /// quantum-resistant algorithm (a CEK also sealed to a traditional key falls to a future
+    /// quantum computer). So the recipients of one message are all post-quantum (HPKE-8-KE …
+    /// HPKE-13-KE) or all traditional.
+    ///
     /// # Errors
-    /// [`Error::UnsupportedAlgorithm`] on a COSE_Encrypt0 encryptor; [`Error::TooLarge`]
-    /// beyond [`crate::MAX_RECIPIENTS`].
+    /// [`Error::UnsupportedAlgorithm`] on a COSE_Encrypt0 encryptor, or for a recipient that
+    /// would mix post-quantum and traditional algorithms; [`Error::TooLarge`] beyond
+    /// [`crate::MAX_RECIPIENTS`].
     pub fn recipient(mut self, recipient: Recipient<'a>) -> Result<Self, Error> {
+        let quantum_resistant = |alg: Algorithm| alg.key_type() == KeyType::Akp;
         match &mut self.kind {
+            Kind::Encrypt { recipients, .. }
+                if recipients
+                    .iter()
+                    .any(|r| quantum_resistant(r.alg) != quantum_resistant(recipient.alg)) =>
+            {
+                Err(Error::UnsupportedAlgorithm)
+            }
             Kind::Encrypt { recipients, .. } if recipients.len() < crate::MAX_RECIPIENTS => {
                 recipients.push(recipient);
                 Ok(self)

@@ -205,3 +205,44 @@ fn header_labels_are_bounded() {
     assert!(big.len() > 500_000, "{}", big.len());
     assert_eq!(Decryptor::new(&key).decrypt(&big), Err(Error::TooLarge));
 }
+
+/// draft-ietf-cose-hpke-pq-pqt §5: the recipients of a message with a post-quantum
+/// key-encryption recipient are all quantum-resistant; one traditional recipient beside one
+/// post-quantum, in either order, is refused as it is added.
+#[test]
+fn post_quantum_recipients_are_not_mixed_with_traditional_ones() {
+    let pq = PrivateCoseKey::generate(Algorithm::HPKE_9_KE, &mut rng()).unwrap();
+    let pq2 = PrivateCoseKey::generate(Algorithm::HPKE_12_KE, &mut rng()).unwrap();
+    let classic = PrivateCoseKey::generate(Algorithm::HPKE_3_KE, &mut rng()).unwrap();
+    fn to(alg: Algorithm, key: &PrivateCoseKey) -> Recipient<'_> {
+        Recipient::new(alg, key.public_key()).unwrap()
+    }
+    let with = |first: Recipient<'_>, second: Recipient<'_>| {
+        Encryptor::key_encryption(ContentAlgorithm::A256Gcm)
+            .recipient(first)
+            .unwrap()
+            .recipient(second)
+            .map(drop)
+    };
+    assert_eq!(
+        with(
+            to(Algorithm::HPKE_9_KE, &pq),
+            to(Algorithm::HPKE_3_KE, &classic)
+        ),
+        Err(Error::UnsupportedAlgorithm)
+    );
+    assert_eq!(
+        with(
+            to(Algorithm::HPKE_3_KE, &classic),
+            to(Algorithm::HPKE_9_KE, &pq)
+        ),
+        Err(Error::UnsupportedAlgorithm)
+    );
+    assert_eq!(
+        with(
+            to(Algorithm::HPKE_9_KE, &pq),
+            to(Algorithm::HPKE_12_KE, &pq2)
+        ),
+        Ok(())
+    );
+}

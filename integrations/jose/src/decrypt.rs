@@ -199,14 +199,19 @@ impl<'a> Decryptor<'a> {
         // the error says how far the best one got: `Decrypt` (an open failed), else `Psk` (one
         // for this key, in another PSK mode), else `NoRecipient`.
         let mut psk_differs = false;
+        let mut withdrawn = false;
         let mut candidates = Vec::new();
         for i in 0..jwe.recipients.len() {
             let header = jwe.joint_header(i)?;
             if header.contains_key("zip") {
                 return Err(Error::Header("zip is not supported"));
             }
-            let Some(alg) = header.str("alg")?.and_then(Algorithm::from_name) else {
-                continue; // another algorithm's recipient (§6: HPKE beside ECDH-ES, RSA-OAEP)
+            let name = header.str("alg")?;
+            let Some(alg) = name.and_then(Algorithm::from_name) else {
+                // Another algorithm's recipient (HPKE beside ECDH-ES, RSA-OAEP), or one of
+                // the algorithms -22 withdrew.
+                withdrawn |= name.is_some_and(|n| crate::alg::WITHDRAWN.contains(&n));
+                continue;
             };
             if !alg.is_key_encryption() && jwe.recipients.len() != 1 {
                 // §7.2 step 7.
@@ -240,6 +245,8 @@ impl<'a> Decryptor<'a> {
         if candidates.is_empty() {
             return Err(if psk_differs {
                 Error::Psk
+            } else if withdrawn {
+                Error::UnsupportedAlgorithm
             } else {
                 Error::NoRecipient
             });
