@@ -184,7 +184,7 @@ fn main() -> Result<(), Error> {
         let mut response_nonce = vec![0u8; secret_len(&gateway_suite)];
         rng.fill_bytes(&mut response_nonce);
         let prk = response_prk(&gateway_suite, &secret, enc, &response_nonce)?;
-        let mut sealer = suite::Sealer::from_prk(aead_id, &prk, b"key", b"nonce")?;
+        let mut sealer = suite::Sealer::from_prk(aead_id, prk, b"key", b"nonce")?;
         let enc_response = [response_nonce.clone(), sealer.seal(b"", &response)?].concat();
 
         // Client: the same keys from its own export.

@@ -14,7 +14,8 @@
 //!   `Clone`, so no nonce can be used twice by one value. One side seals, the other opens: a
 //!   [`Sealer`] cannot open and an [`Opener`] cannot seal, so one key and base nonce serve one
 //!   direction. [`Sealer::from_prk`] and [`Opener::from_prk`] expand the key and base nonce
-//!   inside the crate, so the key is never in the caller's memory.
+//!   inside the crate, so the key is never in the caller's memory; a sealer consumes the PRK
+//!   it is keyed from, so one PRK cannot key two sealers that would repeat each other's nonces.
 //!
 //! All of it runs on the backend in use (with `aws-lc-rs`, aws-lc's AES-GCM and
 //! ChaCha20-Poly1305), and every secret is wiped on drop. The runtime counterparts, chosen by
@@ -33,8 +34,8 @@
 //! // salt = concat(enc, response_nonce); prk = Extract(salt, secret)
 //! let prk = Prk::<HkdfSha256>::extract(&[&enc[..], &response_nonce[..]].concat(), &[&secret]);
 //! // aead_key = Expand(prk, "key", Nk); aead_nonce = Expand(prk, "nonce", Nn)
-//! let mut gateway = Sealer::<Aes128Gcm>::from_prk(&prk, b"key", b"nonce")?;
 //! let mut client = Opener::<Aes128Gcm>::from_prk(&prk, b"key", b"nonce")?;
+//! let mut gateway = Sealer::<Aes128Gcm>::from_prk(prk, b"key", b"nonce")?;
 //! let ct = gateway.seal(b"", b"response")?;
 //! assert_eq!(client.open(b"", &ct)?, b"response");
 //! # }
@@ -139,23 +140,6 @@ macro_rules! common {
                 }
             }
 
-            /// Keys the AEAD with `key = Expand(prk, key_info, Nk)` and
-            /// `base_nonce = Expand(prk, nonce_info, Nn)`, as RFC 9458 §4.4 derives a
-            /// response's key.
-            ///
-            /// # Errors
-            /// None for the KDFs and AEADs of RFC 9180 (`Nk` and `Nn` are far below 255·Nh);
-            /// the `Result` is `Expand`'s.
-            pub fn from_prk<F: TwoStageKdf>(
-                prk: &Prk<F>,
-                key_info: &[u8],
-                nonce_info: &[u8],
-            ) -> Result<Self, Error> {
-                Ok(Self {
-                    state: expand_key_and_nonce::<F, A>(prk, key_info, nonce_info)?,
-                })
-            }
-
             /// The sequence number of the next message.
             pub fn sequence_number(&self) -> u64 {
                 self.state.seq()
@@ -189,6 +173,25 @@ common!(Sealer);
 common!(Opener);
 
 impl<A: SealingAead> Sealer<A> {
+    /// Keys the AEAD with `key = Expand(prk, key_info, Nk)` and
+    /// `base_nonce = Expand(prk, nonce_info, Nn)`, as RFC 9458 §4.4 derives a response's key,
+    /// and consumes `prk`: two sealers keyed from one PRK with the same labels would seal under
+    /// the same nonces, so a PRK keys one sealer (`tests/compile_fail/sealer_from_prk_twice.rs`).
+    /// Expand anything else first; make the [`Opener`]s of the PRK first too.
+    ///
+    /// # Errors
+    /// None for the KDFs and AEADs of RFC 9180 (`Nk` and `Nn` are far below 255·Nh); the
+    /// `Result` is `Expand`'s.
+    pub fn from_prk<F: TwoStageKdf>(
+        prk: Prk<F>,
+        key_info: &[u8],
+        nonce_info: &[u8],
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            state: expand_key_and_nonce::<F, A>(&prk, key_info, nonce_info)?,
+        })
+    }
+
     /// Seals `buffer` in place under the next nonce and returns the tag. Allocates nothing.
     ///
     /// # Errors
@@ -223,6 +226,22 @@ impl<A: SealingAead> Sealer<A> {
 }
 
 impl<A: SealingAead> Opener<A> {
+    /// Keys the AEAD with `key = Expand(prk, key_info, Nk)` and
+    /// `base_nonce = Expand(prk, nonce_info, Nn)`, as RFC 9458 §4.4 derives a response's key.
+    /// An opener seals nothing, so `prk` stays the caller's.
+    ///
+    /// # Errors
+    /// None for the KDFs and AEADs of RFC 9180; the `Result` is `Expand`'s.
+    pub fn from_prk<F: TwoStageKdf>(
+        prk: &Prk<F>,
+        key_info: &[u8],
+        nonce_info: &[u8],
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            state: expand_key_and_nonce::<F, A>(prk, key_info, nonce_info)?,
+        })
+    }
+
     /// Opens `buffer` in place under the next nonce after checking `tag`. Allocates nothing.
     /// On failure `buffer` and the sequence number are left unchanged.
     ///

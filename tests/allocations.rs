@@ -511,8 +511,8 @@ fn symmetric_surface() {
             prk.expand(&[b"info"], &mut okm).unwrap()
         });
         let (mut tx, mut rx) = none(&format!("{label}: keying"), || {
-            let tx = Sealer::<A>::from_prk(&prk, b"key", b"nonce").unwrap();
             let rx = Opener::<A>::from_prk(&prk, b"key", b"nonce").unwrap();
+            let tx = Sealer::<A>::from_prk(prk, b"key", b"nonce").unwrap();
             (tx, rx)
         });
         let mut buf = PT.to_vec();
@@ -536,7 +536,7 @@ fn symmetric_surface() {
             suite::Prk::extract(HkdfSha256::ID, b"salt", &[b"ikm"]).unwrap()
         });
         let (mut tx, mut rx) = none(&format!("{label}: keying"), || {
-            let tx = suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").unwrap();
+            let tx = suite::Sealer::from_prk(A::ID, prk, b"key", b"nonce").unwrap();
             let rx = suite::Opener::new(A::ID, &[7u8; 32][..A::Nk::USIZE], &[9u8; 12]).unwrap();
             (tx, rx)
         });

@@ -706,14 +706,14 @@ fn symmetric_surface_rules() {
         suite::Opener::new(0x0003, &[7u8; 32], &nonce[..11]).err(),
         Some(Error::InvalidLength)
     );
-    let prk = suite::Prk::extract(HkdfSha256::ID, b"", &[b"secret"]).unwrap();
+    let prk = || suite::Prk::extract(HkdfSha256::ID, b"", &[b"secret"]).unwrap();
     assert_eq!(
-        suite::Sealer::from_prk(ExportOnly::ID, &prk, b"key", b"nonce").err(),
+        suite::Sealer::from_prk(ExportOnly::ID, prk(), b"key", b"nonce").err(),
         Some(Error::UnsupportedOperation)
     );
 
     // Runtime and typed, keyed from the same PRK, are the same AEAD.
-    let mut runtime = suite::Sealer::from_prk(Aes128Gcm::ID, &prk, b"key", b"nonce").unwrap();
+    let mut runtime = suite::Sealer::from_prk(Aes128Gcm::ID, prk(), b"key", b"nonce").unwrap();
     let typed_prk = Prk::<HkdfSha256>::extract(b"", &[b"secret"]);
     let mut opener = Opener::<Aes128Gcm>::from_prk(&typed_prk, b"key", b"nonce").unwrap();
     let mut ct = runtime.seal(b"aad", b"hello").unwrap();

@@ -327,13 +327,13 @@ fn symmetric_keys_and_nonces() {
     prk.expand(&[b"key"], &mut key).unwrap();
     prk.expand(&[b"nonce"], &mut nonce).unwrap();
     let needles: [&[u8]; 2] = [&key, &nonce];
-    let sealer = Sealer::<ChaCha20Poly1305>::from_prk(&prk, b"key", b"nonce").unwrap();
+    let sealer = Sealer::<ChaCha20Poly1305>::from_prk(prk, b"key", b"nonce").unwrap();
     dropped_clean("typed sealer", sealer, &needles, 0);
     let opener = Opener::<ChaCha20Poly1305>::new(&key.into(), &nonce.into());
     dropped_clean("typed opener", opener, &needles, 0);
     let runtime =
         suite::Prk::extract(HkdfSha256::ID, b"salt", &[b"zeroize observed, symmetric"]).unwrap();
-    let sealer = suite::Sealer::from_prk(ChaCha20Poly1305::ID, &runtime, b"key", b"nonce").unwrap();
+    let sealer = suite::Sealer::from_prk(ChaCha20Poly1305::ID, runtime, b"key", b"nonce").unwrap();
     dropped_clean("runtime sealer", sealer, &needles, 0);
     let opener = suite::Opener::new(ChaCha20Poly1305::ID, &key, &nonce).unwrap();
     dropped_clean("runtime opener", opener, &needles, 0);

@@ -184,8 +184,8 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
         let mut okm = [0u8; 100];
         prk.expand(&[b"info"], &mut okm).expect("expand");
         step(s, "typed Expand");
-        let mut tx = Sealer::<A>::from_prk(&prk, b"key", b"nonce").expect("sealer");
         let mut rx = Opener::<A>::from_prk(&prk, b"key", b"nonce").expect("opener");
+        let mut tx = Sealer::<A>::from_prk(prk, b"key", b"nonce").expect("sealer");
         step(s, "typed Sealer / Opener from_prk");
         let pt = secret_array::<100>(41);
         let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
@@ -231,10 +231,10 @@ fn symmetric<F: TwoStageKdf>(only: Option<u16>) {
         step(s, "runtime Extract");
         prk.expand(&[b"info"], &mut okm).expect("expand");
         step(s, "runtime Expand");
-        let mut tx =
-            typed_hpke::suite::Sealer::from_prk(A::ID, &prk, b"key", b"nonce").expect("sealer");
         let mut rx =
             typed_hpke::suite::Opener::from_prk(A::ID, &prk, b"key", b"nonce").expect("opener");
+        let mut tx =
+            typed_hpke::suite::Sealer::from_prk(A::ID, prk, b"key", b"nonce").expect("sealer");
         step(s, "runtime Sealer / Opener from_prk");
         let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
         step(s, "runtime seal");

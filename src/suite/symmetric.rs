@@ -181,20 +181,6 @@ macro_rules! common {
                 keyed(aead_id, key, base_nonce).map(Self)
             }
 
-            /// Keys the AEAD `aead_id` with `key = Expand(prk, key_info, Nk)` and
-            /// `base_nonce = Expand(prk, nonce_info, Nn)` (RFC 9458 §4.4).
-            ///
-            /// # Errors
-            /// As [`Self::new`] for `aead_id`.
-            pub fn from_prk(
-                aead_id: u16,
-                prk: &Prk,
-                key_info: &[u8],
-                nonce_info: &[u8],
-            ) -> Result<Self, Error> {
-                keyed_from_prk(aead_id, prk, key_info, nonce_info).map(Self)
-            }
-
             /// Whether `aead_id` is a sealing AEAD this build has, which [`Self::new`] takes.
             pub fn supports(aead_id: u16) -> bool {
                 aead_sizes(aead_id).is_ok()
@@ -238,6 +224,40 @@ macro_rules! common {
 
 common!(Sealer);
 common!(Opener);
+
+impl Sealer {
+    /// Keys the AEAD `aead_id` with `key = Expand(prk, key_info, Nk)` and
+    /// `base_nonce = Expand(prk, nonce_info, Nn)` (RFC 9458 §4.4), consuming `prk`: one PRK
+    /// keys one sealer, as [`crate::symmetric::Sealer::from_prk`] explains.
+    ///
+    /// # Errors
+    /// As [`Self::new`] for `aead_id`.
+    pub fn from_prk(
+        aead_id: u16,
+        prk: Prk,
+        key_info: &[u8],
+        nonce_info: &[u8],
+    ) -> Result<Self, Error> {
+        keyed_from_prk(aead_id, &prk, key_info, nonce_info).map(Self)
+    }
+}
+
+impl Opener {
+    /// Keys the AEAD `aead_id` with `key = Expand(prk, key_info, Nk)` and
+    /// `base_nonce = Expand(prk, nonce_info, Nn)` (RFC 9458 §4.4); `prk` stays the caller's:
+    /// an opener seals nothing.
+    ///
+    /// # Errors
+    /// As [`Self::new`] for `aead_id`.
+    pub fn from_prk(
+        aead_id: u16,
+        prk: &Prk,
+        key_info: &[u8],
+        nonce_info: &[u8],
+    ) -> Result<Self, Error> {
+        keyed_from_prk(aead_id, prk, key_info, nonce_info).map(Self)
+    }
+}
 
 seal_methods!(Sealer, crate::symmetric::Sealer, |this| &mut this.0);
 open_methods!(Opener, crate::symmetric::Opener, |this| &mut this.0);

@@ -81,7 +81,7 @@ pub(crate) fn sealer(
     response_nonce: &[u8],
 ) -> Result<suite::Sealer, Error> {
     let prk = prk(suite, secret, enc, response_nonce)?;
-    suite::Sealer::from_prk(suite.aead_id(), &prk, b"key", b"nonce").map_err(from_hpke)
+    suite::Sealer::from_prk(suite.aead_id(), prk, b"key", b"nonce").map_err(from_hpke)
 }
 
 /// The client's response AEAD, as [`sealer`] derives it, opening.
