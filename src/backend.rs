@@ -55,35 +55,20 @@ compile_error!(
 ///
 /// graviola asserts on entry to every function that the CPU has the instructions it uses, and
 /// panics if not. Every graviola call in this crate is therefore behind [`available`], which
-/// checks the same list first (graviola 0.4.4's `is_cpu_supported`; the dependency is pinned to
-/// that version for this reason) and sends the call to the pure-Rust code when it fails: a
-/// `graviola` build runs everywhere its target runs, on graviola where it can.
+/// asks graviola's own `is_cpu_supported` first, once, and sends the call to the pure-Rust code
+/// when it says no: a `graviola` build runs everywhere its target runs, on graviola where it
+/// can. Asking graviola, rather than keeping a copy of its list, means a graviola release that
+/// needs another instruction cannot make this crate call it on a CPU without it (the list was
+/// copied once, with the dependency pinned to keep it true).
 #[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
 pub(crate) mod graviola {
     use std::sync::LazyLock;
 
-    /// Whether the CPU has everything graviola requires, checked once.
-    static SUPPORTED: LazyLock<bool> = LazyLock::new(cpu_supported);
-
-    #[cfg(target_arch = "x86_64")]
-    fn cpu_supported() -> bool {
-        use std::arch::is_x86_feature_detected as has;
-        // valgrind does not report ADX (valgrind bug 494162) though it runs the instructions;
-        // graviola skips that one requirement when built with this variable set, and so does
-        // this check (ct/run sets it for the graviola build it runs under valgrind).
-        has!("aes")
-            && has!("pclmulqdq")
-            && has!("bmi1")
-            && (has!("adx") || option_env!("VALGRIND_BUG_494162").is_some())
-            && has!("avx")
-            && has!("avx2")
-    }
-
-    #[cfg(target_arch = "aarch64")]
-    fn cpu_supported() -> bool {
-        use std::arch::is_aarch64_feature_detected as has;
-        has!("neon") && has!("aes") && has!("pmull") && has!("sha2")
-    }
+    /// Whether the CPU has everything graviola requires, as graviola says, checked once.
+    /// (valgrind does not report ADX, valgrind bug 494162, though it runs the instructions:
+    /// graviola built with `VALGRIND_BUG_494162` set skips that requirement, as `ct/run`
+    /// builds it.)
+    static SUPPORTED: LazyLock<bool> = LazyLock::new(::graviola::util::is_cpu_supported);
 
     /// Whether graviola may be called: the CPU supports it (and, in this crate's unit tests,
     /// the test has not asked for the fallback with [`without`]).
@@ -182,6 +167,62 @@ mod tests {
         assert!(!bool::from(without(|| crate::kem::X25519::dh(
             &sk, &zero, &mut out
         ))));
+    }
+
+    /// graviola's X25519 against dalek's (the reference crate, which the fallback runs) on the
+    /// inputs a peer chooses: the low-order points (all-zero output, refused on both paths),
+    /// non-canonical encodings (`u >= p`, and the high bit set, which RFC 7748 §5 masks), and
+    /// points on the twist. Same refusal, and the same output where there is one.
+    #[test]
+    #[cfg(feature = "x25519")]
+    fn x25519_special_points_same_as_dalek() {
+        use crate::kem::X25519;
+        let hex = |s: &str| -> [u8; 32] {
+            let mut out = [0u8; 32];
+            for (o, pair) in out.iter_mut().zip(s.as_bytes().chunks(2)) {
+                *o = u8::from_str_radix(core::str::from_utf8(pair).unwrap(), 16).unwrap();
+            }
+            out
+        };
+        // u = p - 1 + k for k = 0..=19 (p - 1, p, p + 1, ... 2^255 - 1), little-endian.
+        let near_p = (0u8..=19).map(|k| {
+            let mut u = [0xffu8; 32];
+            u[0] = 0xec + k;
+            u[31] = 0x7f;
+            u
+        });
+        let mut points: alloc::vec::Vec<[u8; 32]> = alloc::vec![
+            [0; 32],
+            hex("0100000000000000000000000000000000000000000000000000000000000000"),
+            // The two points of order 8 (RFC 7748 §7's low-order list).
+            hex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
+            hex("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"),
+        ];
+        points.extend(near_p);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..32 {
+            // Arbitrary u: about half lie on the twist; every other one has the high bit set.
+            let mut u = [0u8; 32];
+            bytes(&mut seed, &mut u);
+            points.push(u);
+        }
+        let low_order = 4;
+        for (i, u) in points.iter().enumerate() {
+            let pk = X25519::point_from_bytes(u).unwrap();
+            for k in 1..4u8 {
+                let sk = X25519::scalar_from_bytes(&[k * 37; 32]).unwrap();
+                let (mut fast, mut reference) = (Array::default(), Array::default());
+                let ok_fast = bool::from(X25519::dh(&sk, &pk, &mut fast));
+                let ok_reference = bool::from(without(|| X25519::dh(&sk, &pk, &mut reference)));
+                assert_eq!(ok_fast, ok_reference, "point {i}");
+                if ok_fast {
+                    assert_eq!(fast, reference, "point {i}");
+                }
+                if i < low_order {
+                    assert!(!ok_fast, "low-order point {i} refused");
+                }
+            }
+        }
     }
 
     #[test]
