@@ -161,39 +161,47 @@ pub enum ContentAlgorithm {
 }
 
 impl ContentAlgorithm {
+    /// Every content algorithm this crate runs, in the order of their values.
+    pub const ALL: &'static [Self] = &[Self::A128Gcm, Self::A256Gcm, Self::ChaCha20Poly1305];
+
+    /// The algorithm's facts, written once: its name and value in the COSE Algorithms registry
+    /// (RFC 9053 §4.1, §4.3), the HPKE AEAD that runs it, and its key length in bytes.
+    const fn row(self) -> (&'static str, i64, u16, usize) {
+        match self {
+            Self::A128Gcm => ("A128GCM", 1, 0x0001, 16),
+            Self::A256Gcm => ("A256GCM", 3, 0x0002, 32),
+            Self::ChaCha20Poly1305 => ("ChaCha20/Poly1305", 24, 0x0003, 32),
+        }
+    }
+
+    /// The registry's name (`A128GCM`, `A256GCM`, `ChaCha20/Poly1305`), as
+    /// `typed_hpke_jose::ContentEncryption::name` gives JOSE's `enc`.
+    pub fn name(self) -> &'static str {
+        self.row().0
+    }
+
+    /// The algorithm named `name` in the registry, if this crate implements it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|a| a.name() == name)
+    }
+
     /// The COSE algorithm value.
     pub fn value(self) -> i64 {
-        match self {
-            Self::A128Gcm => 1,
-            Self::A256Gcm => 3,
-            Self::ChaCha20Poly1305 => 24,
-        }
+        self.row().1
     }
 
     /// The algorithm of COSE value `value`, if this crate implements it.
     pub fn from_value(value: i64) -> Option<Self> {
-        match value {
-            1 => Some(Self::A128Gcm),
-            3 => Some(Self::A256Gcm),
-            24 => Some(Self::ChaCha20Poly1305),
-            _ => None,
-        }
+        Self::ALL.iter().copied().find(|a| a.value() == value)
     }
 
     pub(crate) fn aead_id(self) -> u16 {
-        match self {
-            Self::A128Gcm => 0x0001,
-            Self::A256Gcm => 0x0002,
-            Self::ChaCha20Poly1305 => 0x0003,
-        }
+        self.row().2
     }
 
     /// The CEK's length in bytes.
     pub fn key_len(self) -> usize {
-        match self {
-            Self::A128Gcm => 16,
-            Self::A256Gcm | Self::ChaCha20Poly1305 => 32,
-        }
+        self.row().3
     }
 }
 

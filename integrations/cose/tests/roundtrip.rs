@@ -140,3 +140,23 @@ fn several_recipients(algs: &[Algorithm]) {
         Err(Error::NoRecipient)
     );
 }
+
+/// Layer-0 algorithms by name and by value, as RFC 9053's registry lists them, the way
+/// `typed_hpke_jose::ContentEncryption` names JOSE's `enc`.
+#[test]
+fn content_algorithms_by_name_and_value() {
+    let registry = [
+        ("A128GCM", 1, ContentAlgorithm::A128Gcm),
+        ("A256GCM", 3, ContentAlgorithm::A256Gcm),
+        ("ChaCha20/Poly1305", 24, ContentAlgorithm::ChaCha20Poly1305),
+    ];
+    assert_eq!(ContentAlgorithm::ALL.len(), registry.len());
+    for (name, value, alg) in registry {
+        assert_eq!(alg.name(), name);
+        assert_eq!(alg.value(), value);
+        assert_eq!(ContentAlgorithm::from_name(name), Some(alg));
+        assert_eq!(ContentAlgorithm::from_value(value), Some(alg));
+    }
+    assert_eq!(ContentAlgorithm::from_name("A192GCM"), None);
+    assert_eq!(ContentAlgorithm::from_value(2), None);
+}

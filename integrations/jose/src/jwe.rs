@@ -59,12 +59,15 @@ fn b64_member(map: &Map<String, Value>, name: &'static str) -> Result<Vec<u8>, E
 
 impl Jwe {
     /// Reads a JWE in the compact serialization or either JSON serialization (a JSON one
-    /// starts with `{`).
+    /// starts with `{`). White space around the JWE is ignored in both, as JSON ignores it: a
+    /// compact JWE read from a file or a line keeps its newline. [`Self::from_compact`] takes
+    /// the five parts alone.
     ///
     /// # Errors
     /// As [`Self::from_compact`] and [`Self::from_json`].
     pub fn parse(text: &str) -> Result<Self, Error> {
-        if text.trim_start().starts_with('{') {
+        let text = text.trim_ascii();
+        if text.starts_with('{') {
             Self::from_json(text)
         } else {
             Self::from_compact(text)

@@ -123,6 +123,20 @@ fn compact_has_five_parts() {
     }
     c = Jwe::parse(&text).unwrap();
     assert_eq!(Decryptor::new(&k).decrypt(&c).unwrap(), b"x");
+    // A compact JWE with the newline of the file or line it was read from parses, as a JSON
+    // one does (before, it was refused: its tag part ended in "\n"); `from_compact` takes the
+    // five parts alone.
+    for spaced in [
+        format!("{text}\n"),
+        format!("{text}\r\n"),
+        format!(" {text} "),
+    ] {
+        let parsed = Jwe::parse(&spaced).unwrap();
+        assert_eq!(Decryptor::new(&k).decrypt(&parsed).unwrap(), b"x");
+        assert!(Jwe::from_compact(&spaced).is_err());
+    }
+    let json = integrated(&k).to_string();
+    assert!(Jwe::parse(&format!("{json}\n")).is_ok());
 }
 
 #[test]
