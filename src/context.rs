@@ -27,16 +27,33 @@ use alloc::vec::Vec;
 #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
 pub(crate) struct AeadState<A: Aead> {
     cipher: A::Cipher,
-    base_nonce: Array<u8, A::Nn>,
     seq: u64,
+    /// `base_nonce` in its first `Nn` bytes (12, or 0 for ExportOnly), zeros after: 24 bytes,
+    /// so that with `seq` they fill 32 and the state has no padding on any AEAD and backend
+    /// (checked in [`Self::new`]). Padding is never written when a value is built or moved: it
+    /// keeps what the stack held there, which could be a secret's copy, and no `Drop` can
+    /// reach it (`tests/zeroize_observed.rs`, `no_stale_bytes`).
+    base_nonce: [u8; NONCE_SLOT],
 }
+
+/// The room for `base_nonce` in an [`AeadState`].
+const NONCE_SLOT: usize = 24;
 
 impl<A: Aead> AeadState<A> {
     pub(crate) fn new(key: &Array<u8, A::Nk>, base_nonce: Array<u8, A::Nn>) -> Self {
+        const {
+            assert!(A::Nn::USIZE <= NONCE_SLOT);
+            // No padding: every byte of the state is a field's.
+            assert!(
+                core::mem::size_of::<Self>() == core::mem::size_of::<A::Cipher>() + 8 + NONCE_SLOT
+            );
+        };
+        let mut slot = [0u8; NONCE_SLOT];
+        slot[..A::Nn::USIZE].copy_from_slice(&base_nonce);
         Self {
             cipher: A::Engine::new_cipher(key),
-            base_nonce,
             seq: 0,
+            base_nonce: slot,
         }
     }
 
@@ -52,7 +69,8 @@ impl<A: Aead> AeadState<A> {
     /// `ComputeNonce(seq)`: `xor(base_nonce, I2OSP(seq, Nn))`.
     #[inline]
     fn compute_nonce(&self) -> Array<u8, A::Nn> {
-        let mut nonce = self.base_nonce.clone();
+        let mut nonce = Array::<u8, A::Nn>::default();
+        nonce.copy_from_slice(&self.base_nonce[..A::Nn::USIZE]);
         // I2OSP(seq, Nn) is seq right-aligned in Nn bytes, zeros before it: only the last 8
         // bytes change, XORed as one big-endian word. Nn is 12 for every sealing AEAD here (RFC
         // 9180 §7.3); below 8 the u64 sequence limit would be wrong too, hence the check.

@@ -19,6 +19,7 @@ extern crate std;
 mod backend;
 mod declassify; // marks where a secret-dependent value may become public (the ct/ harness)
 mod error; // `Error`, the one error type
+mod layout; // layouts without padding for the values that hold secrets
 mod util; // the RFC 9180 suite ids, hex for `Debug` // which backend computes the primitives: `backend()`, graviola's CPU check
 
 // Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door.

@@ -143,7 +143,9 @@ cipher!(
 );
 
 /// graviola's keyed cipher, or zeros of its size where it is not keyed (yet, or ever: a CPU
-/// graviola does not support). An `Option` would leave that space as the stack had it.
+/// graviola does not support). An `Option` would leave that space as the stack had it; the tag
+/// is a `u64` for the same reason (a `u8` tag leaves seven bytes of padding after it).
+#[repr(u64)]
 enum Slot<C: Cipher> {
     Graviola(C::Engine),
     #[allow(dead_code, reason = "the zeros are written, never read")]
@@ -163,8 +165,9 @@ pub struct Keyed<C: Cipher + KeySizeUser> {
     key: Key<C>,
     /// Bytes sealed and opened into the context's own `Vec`s while graviola is not keyed.
     handled: u64,
-    /// Whether graviola may be keyed: the CPU supports it, decided once, when the context is.
-    keyable: bool,
+    /// Whether graviola may be keyed (1) or not (0): the CPU supports it, decided once, when the
+    /// context is. A `u64`, not a `bool`, so that the struct has no padding.
+    keyable: u64,
     rustcrypto: super::rustcrypto::Keyed<C>,
 }
 
@@ -198,7 +201,7 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
                 Key::<C>::default()
             },
             handled: 0,
-            keyable: available,
+            keyable: u64::from(available),
             rustcrypto: super::rustcrypto::Keyed::new(key, ()),
         };
         if C::GRAVIOLA_FROM == 0 {
@@ -216,7 +219,7 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
             self.handled = self
                 .handled
                 .saturating_add(u64::try_from(len).unwrap_or(u64::MAX));
-            if self.handled < C::GRAVIOLA_FROM || !self.keyable {
+            if self.handled < C::GRAVIOLA_FROM || self.keyable == 0 {
                 return None;
             }
             self.graviola = Slot::Graviola(C::key(self.key.as_slice()));

@@ -62,30 +62,92 @@ impl Implementation {
 macro_rules! per_implementation {
     ($enum:ident, $value:expr, |$key:ident| $body:expr) => {
         match $value {
-            $enum::Portable($key) => $body,
+            $enum::Portable(_, $key, _) => $body,
             #[cfg(target_arch = "x86_64")]
-            $enum::Avx2($key) => $body,
+            $enum::Avx2(_, $key, _) => $body,
             #[cfg(target_arch = "aarch64")]
-            $enum::Neon($key) => $body,
+            $enum::Neon(_, $key, _) => $body,
         }
     };
     ($enum:ident, $value:expr, |$key:ident, $m:ident| $body:expr) => {
         match $value {
-            $enum::Portable($key) => {
+            $enum::Portable(_, $key, _) => {
                 use lib::portable as $m;
                 $body
             }
             #[cfg(target_arch = "x86_64")]
-            $enum::Avx2($key) => {
+            $enum::Avx2(_, $key, _) => {
                 use lib::avx2 as $m;
                 $body
             }
             #[cfg(target_arch = "aarch64")]
-            $enum::Neon($key) => {
+            $enum::Neon(_, $key, _) => {
                 use lib::neon as $m;
                 $body
             }
         }
+    };
+}
+
+/// An enum of libcrux's `$ty` for each implementation (portable, and AVX2 or NEON), in
+/// `crate::layout::lead`'s layout: its variants differ in size and alignment (the SIMD types
+/// are 32-byte aligned), and as a plain enum it carried up to 31 bytes of padding after its tag
+/// and the bytes past a smaller variant, whatever the stack held there.
+macro_rules! implementations {
+    ($(#[$attr:meta])* $name:ident, $total:ident, $ty:ident) => {
+        const $total: usize = crate::layout::total(
+            &[
+                crate::layout::size_align!(lib::portable::unpacked::$ty),
+                #[cfg(target_arch = "x86_64")]
+                crate::layout::size_align!(lib::avx2::unpacked::$ty),
+                #[cfg(target_arch = "aarch64")]
+                crate::layout::size_align!(lib::neon::unpacked::$ty),
+            ],
+            1,
+        );
+
+        $(#[$attr])*
+        #[repr(u8)]
+        #[allow(dead_code, reason = "the fill is written, never read")]
+        enum $name {
+            Portable(
+                Fill<{ lead(core::mem::align_of::<lib::portable::unpacked::$ty>()) }>,
+                lib::portable::unpacked::$ty,
+                Fill<{
+                    tail(
+                        $total,
+                        core::mem::size_of::<lib::portable::unpacked::$ty>(),
+                        core::mem::align_of::<lib::portable::unpacked::$ty>(),
+                    )
+                }>,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Avx2(
+                Fill<{ lead(core::mem::align_of::<lib::avx2::unpacked::$ty>()) }>,
+                lib::avx2::unpacked::$ty,
+                Fill<{
+                    tail(
+                        $total,
+                        core::mem::size_of::<lib::avx2::unpacked::$ty>(),
+                        core::mem::align_of::<lib::avx2::unpacked::$ty>(),
+                    )
+                }>,
+            ),
+            #[cfg(target_arch = "aarch64")]
+            Neon(
+                Fill<{ lead(core::mem::align_of::<lib::neon::unpacked::$ty>()) }>,
+                lib::neon::unpacked::$ty,
+                Fill<{
+                    tail(
+                        $total,
+                        core::mem::size_of::<lib::neon::unpacked::$ty>(),
+                        core::mem::align_of::<lib::neon::unpacked::$ty>(),
+                    )
+                }>,
+            ),
+        }
+
+        const _: () = assert!(core::mem::size_of::<$name>() == $total);
     };
 }
 
@@ -95,6 +157,8 @@ macro_rules! parameter_set {
             use libcrux_ml_kem::$lib as lib;
             use zeroize::{ZeroizeOnDrop, Zeroizing};
 
+            use crate::layout::{Fill, lead, tail};
+
             use super::Implementation;
 
             /// `Npk`, the encapsulation key's length.
@@ -102,22 +166,15 @@ macro_rules! parameter_set {
             /// The ciphertext's length.
             pub(crate) const NCT: usize = $nct;
 
-            enum Pair {
-                Portable(lib::portable::unpacked::$pair),
-                #[cfg(target_arch = "x86_64")]
-                Avx2(lib::avx2::unpacked::$pair),
-                #[cfg(target_arch = "aarch64")]
-                Neon(lib::neon::unpacked::$pair),
-            }
-
-            #[derive(Clone)]
-            enum Public {
-                Portable(lib::portable::unpacked::$public),
-                #[cfg(target_arch = "x86_64")]
-                Avx2(lib::avx2::unpacked::$public),
-                #[cfg(target_arch = "aarch64")]
-                Neon(lib::neon::unpacked::$public),
-            }
+            implementations!(
+                /// libcrux's expanded key pair, for the implementation chosen at run time.
+                Pair, PAIR_TOTAL, $pair
+            );
+            implementations!(
+                /// libcrux's expanded encapsulation key, likewise.
+                #[derive(Clone)]
+                Public, PUBLIC_TOTAL, $public
+            );
 
             /// A decapsulation key: the seed `d || z` and the key pair expanded from it.
             #[doc(hidden)]
@@ -143,8 +200,8 @@ macro_rules! parameter_set {
                             use lib::$m as m;
                             let pair = m::unpacked::generate_key_pair(*seed);
                             let bytes = m::unpacked::key_pair_serialized_public_key(&pair);
-                            let public = Public::$variant(pair.public_key.clone());
-                            (Pair::$variant(pair), public, bytes)
+                            let public = Public::$variant(Fill::ZERO, pair.public_key.clone(), Fill::ZERO);
+                            (Pair::$variant(Fill::ZERO, pair, Fill::ZERO), public, bytes)
                         }};
                     }
                     let (pair, public, bytes) = match implementation {
@@ -180,11 +237,11 @@ macro_rules! parameter_set {
             impl From<&Pair> for Implementation {
                 fn from(pair: &Pair) -> Self {
                     match pair {
-                        Pair::Portable(_) => Implementation::Portable,
+                        Pair::Portable(..) => Implementation::Portable,
                         #[cfg(target_arch = "x86_64")]
-                        Pair::Avx2(_) => Implementation::Avx2,
+                        Pair::Avx2(..) => Implementation::Avx2,
                         #[cfg(target_arch = "aarch64")]
-                        Pair::Neon(_) => Implementation::Neon,
+                        Pair::Neon(..) => Implementation::Neon,
                     }
                 }
             }
@@ -239,7 +296,7 @@ macro_rules! parameter_set {
                             }
                             let mut public = m::unpacked::init_public_key();
                             m::unpacked::unpacked_public_key(&bytes, &mut public);
-                            Public::$variant(public)
+                            Public::$variant(Fill::ZERO, public, Fill::ZERO)
                         }};
                     }
                     Some(EncapKey(match implementation {

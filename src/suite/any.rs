@@ -13,6 +13,7 @@ use crate::aead::{Aead, ExportOnly};
 use crate::context::{AeadState, export};
 use crate::kdf::Kdf;
 use crate::kem::Kem;
+use crate::layout::{Fill, lead, size_align, tail, total};
 
 /// `*slot` taken out as a `T`, if `slot` holds an `Option<T>` (`None` otherwise, and `*slot` is
 /// left alone). This is how `suite/` puts a value of a type parameter (`PrivateKey<K>`,
@@ -21,14 +22,6 @@ use crate::kem::Kem;
 /// parameter is known the compiler keeps only the one move that succeeds.
 pub(super) fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
     slot.downcast_mut::<Option<T>>().and_then(Option::take)
-}
-
-/// `N` zero bytes: the filling of a runtime enum's smaller variants (`AnyAead`).
-#[derive(Clone, Copy)]
-pub(crate) struct Fill<const N: usize>([u8; N]);
-
-impl<const N: usize> Fill<N> {
-    pub(crate) const ZERO: Self = Self([0; N]);
 }
 
 /// The conversions between a runtime key enum (`AnySk`, `AnyPk`) and the typed keys it holds
@@ -44,7 +37,7 @@ macro_rules! typed_conversions {
             pub(crate) fn from_typed<K: Kem>(key: super::typed::$typed<K>) -> Self {
                 let slot = &mut Some(key);
                 let any = match K::ID {
-                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(Self::$v),)*
+                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(|k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every KEM has a variant of its own type"))
@@ -53,7 +46,7 @@ macro_rules! typed_conversions {
             /// The typed key inside, if it is a key of `K`.
             pub(crate) fn typed<K: Kem>(&self) -> Option<&super::typed::$typed<K>> {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => (k as &dyn core::any::Any).downcast_ref(),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => (k as &dyn core::any::Any).downcast_ref(),)*
                 }
             }
         }
@@ -71,36 +64,56 @@ macro_rules! any_types {
     ) => {
         any_keys!($($(#[$dcfg])* $dv: $dk,)* $($(#[$ocfg])* $ov: $ok,)*);
 
-        /// The largest AEAD state: every variant of [`AnyAead`] is filled to it.
-        const AEAD_STATE_MAX: usize = {
-            #[allow(unused_mut, reason = "no sealing AEAD in the build")]
-            let mut max = core::mem::size_of::<AeadState<ExportOnly>>();
-            $($(#[$scfg])* {
-                let size = core::mem::size_of::<AeadState<$sa>>();
-                if size > max {
-                    max = size;
+        /// The payloads of [`AnyAead`] and [`AnyExporter`], which a runtime context holds side
+        /// by side: each enum's size is a multiple of the larger alignment of the two, so the
+        /// second follows the first with nothing between (`suite::context::State`).
+        const AEAD_PAYLOADS: &[(usize, usize)] = &[
+            size_align!(AeadState<ExportOnly>),
+            $($(#[$scfg])* size_align!(AeadState<$sa>),)*
+        ];
+        const EXPORTER_PAYLOADS: &[(usize, usize)] = &[$(size_align!(<$f as Kdf>::Exporter),)*];
+        const CONTEXT_ALIGN: usize = {
+            let mut align = 1;
+            let mut i = 0;
+            while i < AEAD_PAYLOADS.len() {
+                if AEAD_PAYLOADS[i].1 > align {
+                    align = AEAD_PAYLOADS[i].1;
                 }
-            })*
-            max
+                i += 1;
+            }
+            let mut i = 0;
+            while i < EXPORTER_PAYLOADS.len() {
+                if EXPORTER_PAYLOADS[i].1 > align {
+                    align = EXPORTER_PAYLOADS[i].1;
+                }
+                i += 1;
+            }
+            align
         };
 
-        /// A context's AEAD state, whichever the AEAD. Each variant carries zeros after its
-        /// state up to the largest state's size (`Fill`): an enum's bytes past a smaller
-        /// variant are otherwise left as they were where the value was built, and a copy of
-        /// the key or nonce there (a temporary's, a moved-from value's) would go wherever the
-        /// context goes, boxed or copied, and no `Drop` would reach it.
+        /// The size of every variant of [`AnyAead`] ([`lead`](crate::layout::lead)'s layout).
+        const AEAD_TOTAL: usize = total(AEAD_PAYLOADS, CONTEXT_ALIGN);
+
+        /// A context's AEAD state, whichever the AEAD, in [`lead`](crate::layout::lead)'s layout: no byte of it is
+        /// padding, so none keeps what the stack held where the value was built (a copy of
+        /// the key or nonce, in a temporary's or a moved-from value's place).
         #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
         #[allow(dead_code, reason = "the fill is written, never read")]
+        #[repr(u8)]
         pub(crate) enum AnyAead {
             $($(#[$scfg])* $sv(
+                Fill<{ lead(core::mem::align_of::<AeadState<$sa>>()) }>,
                 AeadState<$sa>,
-                Fill<{ AEAD_STATE_MAX - core::mem::size_of::<AeadState<$sa>>() }>,
+                Fill<{ tail(AEAD_TOTAL, core::mem::size_of::<AeadState<$sa>>(), core::mem::align_of::<AeadState<$sa>>()) }>,
             ),)*
             ExportOnly(
+                Fill<{ lead(core::mem::align_of::<AeadState<ExportOnly>>()) }>,
                 AeadState<ExportOnly>,
-                Fill<{ AEAD_STATE_MAX - core::mem::size_of::<AeadState<ExportOnly>>() }>,
+                Fill<{ tail(AEAD_TOTAL, core::mem::size_of::<AeadState<ExportOnly>>(), core::mem::align_of::<AeadState<ExportOnly>>()) }>,
             ),
         }
+
+        const _: () = assert!(core::mem::size_of::<AnyAead>() == AEAD_TOTAL);
 
         impl AnyAead {
             /// The variant of `A` (by its id), holding `state` (proven by its type: `take_as`).
@@ -108,9 +121,9 @@ macro_rules! any_types {
                 let slot = &mut Some(state);
                 let any = match A::ID {
                     $($(#[$scfg])* <$sa as Aead>::ID => {
-                        take_as(slot).map(|s| Self::$sv(s, Fill::ZERO))
+                        take_as(slot).map(|s| Self::$sv(Fill::ZERO, s, Fill::ZERO))
                     })*
-                    ExportOnly::ID => take_as(slot).map(|s| Self::ExportOnly(s, Fill::ZERO)),
+                    ExportOnly::ID => take_as(slot).map(|s| Self::ExportOnly(Fill::ZERO, s, Fill::ZERO)),
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every AEAD has a variant of its own type"))
@@ -125,16 +138,16 @@ macro_rules! any_types {
 
             pub(super) fn seq(&self) -> u64 {
                 match self {
-                    $($(#[$scfg])* Self::$sv(s, _) => s.seq(),)*
-                    Self::ExportOnly(s, _) => s.seq(),
+                    $($(#[$scfg])* Self::$sv(_, s, _) => s.seq(),)*
+                    Self::ExportOnly(_, s, _) => s.seq(),
                 }
             }
 
             #[cfg(feature = "hazmat")]
             pub(super) fn set_seq(&mut self, seq: u64) {
                 match self {
-                    $($(#[$scfg])* Self::$sv(s, _) => s.set_seq(seq),)*
-                    Self::ExportOnly(s, _) => s.set_seq(seq),
+                    $($(#[$scfg])* Self::$sv(_, s, _) => s.set_seq(seq),)*
+                    Self::ExportOnly(_, s, _) => s.set_seq(seq),
                 }
             }
         }
@@ -144,34 +157,29 @@ macro_rules! any_types {
         macro_rules! with_sealing {
             ($d aead:expr, $d s:ident => $d body:expr) => {
                 match $d aead {
-                    $($(#[$scfg])* AnyAead::$sv($d s, _) => $d body,)*
+                    $($(#[$scfg])* AnyAead::$sv(_, $d s, _) => $d body,)*
                     AnyAead::ExportOnly(..) => Err(Error::UnsupportedOperation),
                 }
             };
         }
 
-        /// The largest exporter state: every variant of [`AnyExporter`] is filled to it.
-        const EXPORTER_MAX: usize = {
-            let mut max = 0;
-            $({
-                let size = core::mem::size_of::<<$f as Kdf>::Exporter>();
-                if size > max {
-                    max = size;
-                }
-            })*
-            max
-        };
+        /// The size of every variant of [`AnyExporter`] ([`lead`](crate::layout::lead)'s layout).
+        const EXPORTER_TOTAL: usize = total(EXPORTER_PAYLOADS, CONTEXT_ALIGN);
 
-        /// A context's exporter secret, whichever the KDF; filled as [`AnyAead`] is, for the
-        /// same reason.
+        /// A context's exporter secret, whichever the KDF, in [`lead`](crate::layout::lead)'s layout, as
+        /// [`AnyAead`] is and for the same reason.
         #[allow(missing_debug_implementations)] // holds the exporter secret: no `Debug` on purpose
         #[allow(dead_code, reason = "the fill is written, never read")]
+        #[repr(u8)]
         pub(crate) enum AnyExporter {
             $($fv(
+                Fill<{ lead(core::mem::align_of::<<$f as Kdf>::Exporter>()) }>,
                 <$f as Kdf>::Exporter,
-                Fill<{ EXPORTER_MAX - core::mem::size_of::<<$f as Kdf>::Exporter>() }>,
+                Fill<{ tail(EXPORTER_TOTAL, core::mem::size_of::<<$f as Kdf>::Exporter>(), core::mem::align_of::<<$f as Kdf>::Exporter>()) }>,
             ),)*
         }
+
+        const _: () = assert!(core::mem::size_of::<AnyExporter>() == EXPORTER_TOTAL);
 
         impl AnyExporter {
             /// The variant of `F` (by its id), holding `exporter` (proven by its type:
@@ -179,7 +187,7 @@ macro_rules! any_types {
             pub(super) fn from_typed<F: Kdf>(exporter: F::Exporter) -> Self {
                 let slot = &mut Some(exporter);
                 let any = match F::ID {
-                    $(<$f as Kdf>::ID => take_as(slot).map(|x| Self::$fv(x, Fill::ZERO)),)*
+                    $(<$f as Kdf>::ID => take_as(slot).map(|x| Self::$fv(Fill::ZERO, x, Fill::ZERO)),)*
                     _ => None,
                 };
                 any.unwrap_or_else(|| unreachable!("every KDF has a variant of its own type"))
@@ -193,7 +201,7 @@ macro_rules! any_types {
                 out: &mut [u8],
             ) -> Result<(), Error> {
                 match self {
-                    $(Self::$fv(x, _) => export::<$f>(suite_id, x, exporter_context, out),)*
+                    $(Self::$fv(_, x, _) => export::<$f>(suite_id, x, exporter_context, out),)*
                 }
             }
         }
@@ -203,21 +211,59 @@ macro_rules! any_types {
 /// The runtime key enums: one variant per KEM of the table, holding the typed key.
 macro_rules! any_keys {
     ($($(#[$cfg:meta])* $v:ident: $k:ty,)*) => {
-        /// A typed private key of whichever KEM.
+        /// The size of every variant of [`AnySk`] ([`lead`](crate::layout::lead)'s layout).
+        const SK_TOTAL: usize =
+            total(&[$($(#[$cfg])* size_align!(super::typed::PrivateKey<$k>),)*], 1);
+        /// The size of every variant of [`AnyPk`] ([`lead`](crate::layout::lead)'s layout).
+        const PK_TOTAL: usize =
+            total(&[$($(#[$cfg])* size_align!(super::typed::PublicKey<$k>),)*], 1);
+
+        /// A typed private key of whichever KEM, in [`lead`](crate::layout::lead)'s layout: no byte of it is
+        /// padding, so none of the bytes past a smaller key (an X25519 scalar in an enum sized
+        /// for ML-KEM-1024's expanded key) keeps what the stack held where the value was built.
         // Inline, not boxed, so that no_std builds without an allocator have runtime keys:
         // the size is the largest typed key's, as `suite::PrivateKey` documents.
-        #[derive(Clone, Debug)] // the typed keys' `Debug` is redacted
+        #[derive(Clone)] // no `Debug`: `suite::PrivateKey`'s is written by hand, redacted
         #[allow(clippy::large_enum_variant)]
+        #[allow(dead_code, reason = "the fill is written, never read")]
+        // `repr(u8)` needs a variant: a build with no KEM has none.
+        #[cfg_attr(any(feature = "x25519", feature = "x448", feature = "nist", feature = "secp256k1", feature = "pq"), repr(u8))]
         pub(crate) enum AnySk {
-            $($(#[$cfg])* $v(super::typed::PrivateKey<$k>),)*
+            $($(#[$cfg])* $v(
+                Fill<{ lead(core::mem::align_of::<super::typed::PrivateKey<$k>>()) }>,
+                super::typed::PrivateKey<$k>,
+                Fill<{
+                    tail(
+                        SK_TOTAL,
+                        core::mem::size_of::<super::typed::PrivateKey<$k>>(),
+                        core::mem::align_of::<super::typed::PrivateKey<$k>>(),
+                    )
+                }>,
+            ),)*
         }
 
-        /// A typed public key of whichever KEM.
-        #[derive(Clone, Debug)]
+        /// A typed public key of whichever KEM, laid out as [`AnySk`]: a public key carries no
+        /// secret of its own, but its bytes past a smaller key would carry the stack's.
+        #[derive(Clone)]
         #[allow(clippy::large_enum_variant)]
+        #[allow(dead_code, reason = "the fill is written, never read")]
+        #[cfg_attr(any(feature = "x25519", feature = "x448", feature = "nist", feature = "secp256k1", feature = "pq"), repr(u8))]
         pub(crate) enum AnyPk {
-            $($(#[$cfg])* $v(super::typed::PublicKey<$k>),)*
+            $($(#[$cfg])* $v(
+                Fill<{ lead(core::mem::align_of::<super::typed::PublicKey<$k>>()) }>,
+                super::typed::PublicKey<$k>,
+                Fill<{
+                    tail(
+                        PK_TOTAL,
+                        core::mem::size_of::<super::typed::PublicKey<$k>>(),
+                        core::mem::align_of::<super::typed::PublicKey<$k>>(),
+                    )
+                }>,
+            ),)*
         }
+
+        const _: () = assert!(core::mem::size_of::<AnySk>() == SK_TOTAL);
+        const _: () = assert!(core::mem::size_of::<AnyPk>() == PK_TOTAL);
 
         typed_conversions!(AnySk, PrivateKey, $($(#[$cfg])* $v: $k,)*);
         typed_conversions!(AnyPk, PublicKey, $($(#[$cfg])* $v: $k,)*);
@@ -228,20 +274,20 @@ macro_rules! any_keys {
         impl AnySk {
             pub(crate) fn kem_id(&self) -> u16 {
                 match *self {
-                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
+                    $($(#[$cfg])* Self::$v(..) => <$k as Kem>::ID,)*
                 }
             }
 
             pub(crate) fn public_key(&self) -> AnyPk {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => AnyPk::$v(k.public_key()),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => AnyPk::$v(Fill::ZERO, k.public_key(), Fill::ZERO),)*
                 }
             }
 
             #[cfg(feature = "alloc")]
             pub(crate) fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => Zeroizing::new(k.to_bytes().to_vec()),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => Zeroizing::new(k.to_bytes().to_vec()),)*
                 }
             }
 
@@ -249,13 +295,13 @@ macro_rules! any_keys {
             #[cfg(feature = "serde")]
             pub(crate) fn with_bytes<T>(&self, f: impl FnOnce(&[u8]) -> T) -> T {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => f(&k.to_bytes()),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => f(&k.to_bytes()),)*
                 }
             }
 
             pub(crate) fn ct_eq(&self, other: &Self) -> subtle::Choice {
                 match (self, other) {
-                    $($(#[$cfg])* (Self::$v(a), Self::$v(b)) => subtle::ConstantTimeEq::ct_eq(a, b),)*
+                    $($(#[$cfg])* (Self::$v(_, a, _), Self::$v(_, b, _)) => subtle::ConstantTimeEq::ct_eq(a, b),)*
                     // Keys of two KEMs: the KEM is public, so this branch leaks nothing.
                     _ => subtle::Choice::from(0),
                 }
@@ -266,20 +312,20 @@ macro_rules! any_keys {
         impl AnyPk {
             pub(crate) fn kem_id(&self) -> u16 {
                 match *self {
-                    $($(#[$cfg])* Self::$v(_) => <$k as Kem>::ID,)*
+                    $($(#[$cfg])* Self::$v(..) => <$k as Kem>::ID,)*
                 }
             }
 
             pub(crate) fn as_bytes(&self) -> &[u8] {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => k.as_bytes(),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => k.as_bytes(),)*
                 }
             }
 
             #[cfg(feature = "alloc")]
             pub(crate) fn prepare(&self) -> crate::suite::keys::Prepared {
                 match *self {
-                    $($(#[$cfg])* Self::$v(ref k) => crate::suite::keys::Prepared::new(k),)*
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => crate::suite::keys::Prepared::new(k),)*
                 }
             }
         }

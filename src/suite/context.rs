@@ -10,6 +10,7 @@ use crate::context::{AeadState, Context};
 use crate::kdf::Kdf;
 use crate::kem::Kem;
 use crate::key_schedule::Schedule;
+use crate::layout::Fill;
 use crate::suite::Suite;
 use crate::suite::any::{AnyAead, AnyExporter};
 use crate::suite::typed;
@@ -18,12 +19,34 @@ use crate::util::Hex;
 /// The length of every sealing AEAD's tag in RFC 9180 (`Nt`).
 pub const TAG_LEN: usize = 16;
 
-/// What both runtime contexts hold.
+/// What both runtime contexts hold, in `repr(C)` order with zeros after the suite up to the
+/// struct's size: no byte of it is padding (`any::lead` says why that matters).
+#[repr(C)]
 pub(super) struct State {
-    suite: Suite,
     aead: AnyAead,
     exporter: AnyExporter,
+    suite: Suite,
+    fill: Fill<STATE_FILL>,
 }
+
+/// The zeros after [`State`]'s fields, to a multiple of its alignment.
+const STATE_FILL: usize = {
+    use core::mem::{align_of, size_of};
+    let used = size_of::<AnyAead>() + size_of::<AnyExporter>() + size_of::<Suite>();
+    let mut align = align_of::<AnyAead>();
+    if align_of::<AnyExporter>() > align {
+        align = align_of::<AnyExporter>();
+    }
+    used.div_ceil(align) * align - used
+};
+
+const _: () = assert!(
+    core::mem::size_of::<State>()
+        == core::mem::size_of::<AnyAead>()
+            + core::mem::size_of::<AnyExporter>()
+            + core::mem::size_of::<Suite>()
+            + STATE_FILL
+);
 
 impl State {
     fn from_typed<K: Kem, F: Kdf, A: Aead>(ctx: Context<K, F, A>) -> Self {
@@ -32,6 +55,7 @@ impl State {
             suite: Suite::of::<K, F, A>(),
             aead: AnyAead::from_typed(aead),
             exporter: AnyExporter::from_typed::<F>(exporter),
+            fill: Fill::ZERO,
         }
     }
 
@@ -47,6 +71,7 @@ impl State {
             suite,
             aead: AnyAead::from_typed(AeadState::<A>::new(&key, base_nonce)),
             exporter: AnyExporter::from_typed::<F>(exporter),
+            fill: Fill::ZERO,
         }
     }
 

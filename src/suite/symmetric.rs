@@ -10,15 +10,53 @@ use crate::aead::{Aead, ExportOnly};
 use crate::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
-use crate::suite::any::AnyAead;
+use crate::layout::{Fill, lead, size_align, tail, total};
+use crate::suite::any::{AnyAead, take_as};
 use crate::symmetric::{self as typed_symmetric, TwoStageKdf};
 
-/// The pseudorandom key of whichever two-stage KDF.
-enum AnyPrk {
-    HkdfSha256(typed_symmetric::Prk<HkdfSha256>),
-    HkdfSha384(typed_symmetric::Prk<HkdfSha384>),
-    HkdfSha512(typed_symmetric::Prk<HkdfSha512>),
+/// `AnyPrk`, one variant per two-stage KDF, in `any::lead`'s layout: no byte of it is padding,
+/// so none keeps what the stack held where the value was built.
+macro_rules! any_prk {
+    ($($v:ident),*) => {
+        /// The size of every variant of [`AnyPrk`].
+        const PRK_TOTAL: usize = total(&[$(size_align!(typed_symmetric::Prk<$v>)),*], 1);
+
+        /// The pseudorandom key of whichever two-stage KDF.
+        #[repr(u8)]
+        #[allow(dead_code, reason = "the fill is written, never read")]
+        enum AnyPrk {
+            $($v(
+                Fill<{ lead(core::mem::align_of::<typed_symmetric::Prk<$v>>()) }>,
+                typed_symmetric::Prk<$v>,
+                Fill<{
+                    tail(
+                        PRK_TOTAL,
+                        core::mem::size_of::<typed_symmetric::Prk<$v>>(),
+                        core::mem::align_of::<typed_symmetric::Prk<$v>>(),
+                    )
+                }>,
+            ),)*
+        }
+
+        const _: () = assert!(core::mem::size_of::<AnyPrk>() == PRK_TOTAL);
+
+        impl AnyPrk {
+            /// The variant of `F` (by its id), holding `prk` (proven by its type: `take_as`).
+            fn new<F: TwoStageKdf>(prk: typed_symmetric::Prk<F>) -> Self {
+                let slot = &mut Some(prk);
+                let any = match F::ID {
+                    $(<$v as Kdf>::ID => {
+                        take_as(slot).map(|p| Self::$v(Fill::ZERO, p, Fill::ZERO))
+                    })*
+                    _ => None,
+                };
+                any.unwrap_or_else(|| unreachable!("every two-stage KDF has a variant"))
+            }
+        }
+    };
 }
+
+any_prk!(HkdfSha256, HkdfSha384, HkdfSha512);
 
 /// A pseudorandom key of a two-stage KDF chosen at run time by its `kdf_id`: the output of
 /// `Extract(salt, ikm)`, kept keyed for `Expand`. See [`crate::symmetric::Prk`]. Wiped on drop;
@@ -28,9 +66,9 @@ pub struct Prk(AnyPrk);
 macro_rules! with_prk {
     ($prk:expr, $p:ident => $body:expr) => {
         match $prk {
-            AnyPrk::HkdfSha256($p) => $body,
-            AnyPrk::HkdfSha384($p) => $body,
-            AnyPrk::HkdfSha512($p) => $body,
+            AnyPrk::HkdfSha256(_, $p, _) => $body,
+            AnyPrk::HkdfSha384(_, $p, _) => $body,
+            AnyPrk::HkdfSha512(_, $p, _) => $body,
         }
     };
 }
@@ -44,9 +82,9 @@ impl Prk {
     pub fn extract(kdf_id: u16, salt: &[u8], ikm: &[&[u8]]) -> Result<Self, Error> {
         use typed_symmetric::Prk as P;
         Ok(Self(match kdf_id {
-            HkdfSha256::ID => AnyPrk::HkdfSha256(P::extract(salt, ikm)),
-            HkdfSha384::ID => AnyPrk::HkdfSha384(P::extract(salt, ikm)),
-            HkdfSha512::ID => AnyPrk::HkdfSha512(P::extract(salt, ikm)),
+            HkdfSha256::ID => AnyPrk::new(P::<HkdfSha256>::extract(salt, ikm)),
+            HkdfSha384::ID => AnyPrk::new(P::<HkdfSha384>::extract(salt, ikm)),
+            HkdfSha512::ID => AnyPrk::new(P::<HkdfSha512>::extract(salt, ikm)),
             // The one-stage KDFs of draft-ietf-hpke-hpke have no separate Extract and Expand.
             Shake128::ID | Shake256::ID | TurboShake128::ID | TurboShake256::ID => {
                 return Err(Error::UnsupportedOperation);
@@ -79,14 +117,7 @@ impl Prk {
 
 impl<F: TwoStageKdf> From<typed_symmetric::Prk<F>> for Prk {
     fn from(prk: typed_symmetric::Prk<F>) -> Self {
-        let slot = &mut Some(prk);
-        let any = match F::ID {
-            HkdfSha256::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha256),
-            HkdfSha384::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha384),
-            HkdfSha512::ID => super::any::take_as(slot).map(AnyPrk::HkdfSha512),
-            _ => None,
-        };
-        Self(any.unwrap_or_else(|| unreachable!("every two-stage KDF has a variant")))
+        Self(AnyPrk::new(prk))
     }
 }
 
@@ -127,10 +158,7 @@ macro_rules! keyed_state {
                     let key = hybrid_array::Array::try_from(key).map_err(|_| Error::InvalidLength)?;
                     let key = Zeroizing::new(key);
                     let nonce = hybrid_array::Array::try_from(base_nonce).map_err(|_| Error::InvalidLength)?;
-                    Ok(AnyAead::$sv(
-                        crate::context::AeadState::<$sa>::new(&key, nonce),
-                        super::any::Fill::ZERO,
-                    ))
+                    Ok(AnyAead::from_typed(crate::context::AeadState::<$sa>::new(&key, nonce)))
                 })*
                 _ => Err(Error::UnsupportedSuite),
             }
