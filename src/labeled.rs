@@ -5,9 +5,10 @@
 //! Nothing here allocates: the labeled input is fed to HMAC piece by piece instead of being
 //! concatenated into a buffer.
 
-use hkdf::Hkdf;
 use hkdf::hmac::digest::{ExtendableOutput, Update, XofReader};
 
+use hkdf::hmac::block_api::HmacCore;
+use hkdf::hmac::digest::block_api::CoreProxy;
 use hkdf::hmac::{EagerHash, Hmac, KeyInit, Mac, digest::Output};
 use zeroize::Zeroizing;
 
@@ -108,10 +109,66 @@ pub(crate) fn extract<H: EagerHash>(salt: &[u8], prefix: &[&[u8]], ikm: &[&[u8]]
     Zeroizing::new(mac.finalize().into_bytes())
 }
 
-/// Turns a PRK into the HKDF-Expand state, so the HMAC key schedule is done once for several
-/// expansions of the same secret.
-pub(crate) fn expander<H: EagerHash>(prk: &[u8]) -> Hkdf<H> {
-    Hkdf::<H>::from_prk(prk).expect("a PRK from labeled_extract is exactly Nh bytes long")
+/// HKDF-Expand's state for one PRK (RFC 5869 §2.3): HMAC keyed with the PRK, kept as the two
+/// hash states HMAC keys (after `PRK ^ ipad` and `PRK ^ opad`), so the key schedule is done
+/// once for several expansions of the same secret. Without the block buffer of `hmac::Hmac`
+/// (and so of `hkdf::Hkdf`): that buffer is `MaybeUninit` until data arrives (`block-buffer`
+/// 0.12), so a keyed `Hmac` held in a context or a PRK carried up to a block, less one byte,
+/// of whatever the stack held where it was built (`tests/zeroize_observed.rs`,
+/// `no_stale_bytes`). The hash states are written whole; each expansion puts a copy of them
+/// with an empty buffer on the stack, wiped when dropped (the hash cores wipe themselves).
+// `pub`, in a private module, because the KDFs' hidden associated types name it.
+#[allow(unreachable_pub)]
+pub struct Expander<H: EagerHash>(HmacCore<H>);
+
+impl<H: EagerHash> core::fmt::Debug for Expander<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Expander { .. }")
+    }
+}
+
+impl<H: EagerHash> Clone for Expander<H> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+/// Turns a PRK into the HKDF-Expand state.
+pub(crate) fn expander<H: EagerHash>(prk: &[u8]) -> Expander<H> {
+    let mac = <Hmac<H> as KeyInit>::new_from_slice(prk).expect("HMAC accepts keys of any length");
+    Expander(mac.decompose().0)
+}
+
+impl<H: EagerHash> Expander<H> {
+    /// `HKDF-Expand(PRK, concat(info), L)` with `L = out.len()` (RFC 5869 §2.3):
+    ///
+    /// ```text
+    /// T(0) = empty; T(i) = HMAC-Hash(PRK, T(i-1) || info || i); OKM = first L bytes of T(1) || T(2) || ...
+    /// ```
+    ///
+    /// # Errors
+    /// `Err(())` if `L` exceeds 255·Nh; `out` is then left as it was.
+    pub(crate) fn expand(&self, info: &[&[u8]], out: &mut [u8]) -> Result<(), ()> {
+        let nh = <Output<Hmac<H>> as Default>::default().len();
+        if out.len() > 255 * nh {
+            return Err(());
+        }
+        let mut previous = Zeroizing::new(Output::<Hmac<H>>::default());
+        for (i, chunk) in out.chunks_mut(nh).enumerate() {
+            let mut mac = <Hmac<H> as CoreProxy>::compose(self.0.clone(), Default::default());
+            if i > 0 {
+                Mac::update(&mut mac, &previous[..]);
+            }
+            for piece in info {
+                Mac::update(&mut mac, piece);
+            }
+            // i < 255, checked above.
+            Mac::update(&mut mac, &[(i + 1) as u8]);
+            *previous = mac.finalize().into_bytes();
+            chunk.copy_from_slice(&previous[..chunk.len()]);
+        }
+        Ok(())
+    }
 }
 
 /// `LabeledExpand(prk, label, info, L)` with `L = out.len()`:
@@ -124,7 +181,7 @@ pub(crate) fn expander<H: EagerHash>(prk: &[u8]) -> Hkdf<H> {
 /// # Errors
 /// [`Error::ExportTooLong`] if `L` exceeds 255·Nh (HKDF's limit, RFC 5869 §2.3) or 65535.
 pub(crate) fn labeled_expand<H: EagerHash>(
-    hkdf: &Hkdf<H>,
+    hkdf: &Expander<H>,
     suite_id: &[u8],
     label: Label,
     info: &[&[u8]],
@@ -141,8 +198,8 @@ pub(crate) fn labeled_expand<H: EagerHash>(
     let n = 4 + info.len();
     let slots = pieces.get_mut(4..n).ok_or(Error::InputTooLong)?;
     slots.copy_from_slice(info);
-    hkdf.expand_multi_info(&pieces[..n], out)
-        .map_err(|_| Error::ExportTooLong)
+    hkdf.expand(&pieces[..n], out)
+        .map_err(|()| Error::ExportTooLong)
 }
 
 /// The absorbing prefix of `LabeledDerive(ikm, label, context, L)` up to and including the

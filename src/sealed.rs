@@ -238,7 +238,10 @@ pub trait DhEngine<G: crate::kem::DhGroup> {
     /// curves' rejection sampling gives up after `weierstrass::MAX_DRAWS` refused candidates).
     fn random_scalar<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> Option<G::Scalar>;
     /// The `DeriveKeyPair` step after `dkp_prk = LabeledExtract("", "dkp_prk", ikm)` (§7.1.3).
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &hkdf::Hkdf<G::Hash>) -> Result<G::Scalar, Error>;
+    fn derive_scalar(
+        suite_id: &[u8],
+        dkp_prk: &crate::labeled::Expander<G::Hash>,
+    ) -> Result<G::Scalar, Error>;
     fn scalar_from_bytes(bytes: &[u8]) -> Result<G::Scalar, Error>;
     fn scalar_to_bytes(sk: &G::Scalar) -> Zeroizing<Array<u8, G::NSk>>;
     fn scalar_ct_eq(a: &G::Scalar, b: &G::Scalar) -> Choice;

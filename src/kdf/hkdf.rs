@@ -1,7 +1,7 @@
 //! HKDF-SHA256, HKDF-SHA384 and HKDF-SHA512 (RFC 9180 §7.2, RFC 5869): the two-stage key
 //! schedule of RFC 9180 §5.1.
 
-use hkdf::Hkdf;
+use crate::labeled::Expander;
 use hkdf::hmac::EagerHash;
 use hkdf::hmac::digest::Output;
 use hybrid_array::typenum::{U32, U48, U64};
@@ -23,7 +23,7 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
     key: &mut [u8],
     base_nonce: &mut [u8],
     observer: &mut impl ScheduleObserver,
-) -> Result<Hkdf<H>, Error> {
+) -> Result<Expander<H>, Error> {
     // psk_id_hash = LabeledExtract("", "psk_id_hash", psk_id)
     let psk_id_hash = labeled_extract::<H>(&[], suite_id, Label::PskIdHash, &[psk_id]);
     // info_hash = LabeledExtract("", "info_hash", info)
@@ -72,18 +72,17 @@ pub(crate) fn two_stage_key_schedule<H: EagerHash>(
 
 /// `Extract(salt, concat(ikm))` (RFC 5869 §2.2), kept keyed for `Expand`: HMAC-Hash keyed
 /// with `salt` (an empty salt is the all-zero key HMAC's padding gives) over the pieces.
-pub(crate) fn extract<H: EagerHash>(salt: &[u8], ikm: &[&[u8]]) -> Hkdf<H> {
+pub(crate) fn extract<H: EagerHash>(salt: &[u8], ikm: &[&[u8]]) -> Expander<H> {
     expander::<H>(&crate::labeled::extract::<H>(salt, &[], ikm))
 }
 
 /// `Expand(prk, concat(info), L)` (RFC 5869 §2.3) with `L = out.len()`.
 pub(crate) fn expand<H: EagerHash>(
-    prk: &Hkdf<H>,
+    prk: &Expander<H>,
     info: &[&[u8]],
     out: &mut [u8],
 ) -> Result<(), Error> {
-    prk.expand_multi_info(info, out)
-        .map_err(|_| Error::InvalidLength)
+    prk.expand(info, out).map_err(|()| Error::InvalidLength)
 }
 
 macro_rules! hkdf_kdf {
@@ -98,22 +97,22 @@ macro_rules! hkdf_kdf {
             const ID: u16 = $id;
             type Nh = $nh;
             const MAX_EXPORT_LEN: usize = 255 * <$nh as hybrid_array::typenum::Unsigned>::USIZE;
-            type Exporter = Hkdf<$hash>;
+            type Exporter = Expander<$hash>;
 
             type Engine = Self;
         }
 
         impl crate::symmetric::TwoStageKdf for $name {
-            type Prk = Hkdf<$hash>;
+            type Prk = Expander<$hash>;
             type TwoStageEngine = Self;
         }
 
         impl crate::sealed::TwoStageEngine<$name> for $name {
-            fn extract(salt: &[u8], ikm: &[&[u8]]) -> Hkdf<$hash> {
+            fn extract(salt: &[u8], ikm: &[&[u8]]) -> Expander<$hash> {
                 extract::<$hash>(salt, ikm)
             }
 
-            fn expand(prk: &Hkdf<$hash>, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
+            fn expand(prk: &Expander<$hash>, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
                 expand::<$hash>(prk, info, out)
             }
         }

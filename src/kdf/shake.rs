@@ -3,9 +3,11 @@
 
 use hkdf::hmac::digest::{ExtendableOutput, Update};
 use hybrid_array::typenum::{U32, U64};
+use hybrid_array::{Array, ArraySize};
+use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::labeled::{Label, labeled_derive, labeled_derive_finish, labeled_derive_start};
+use crate::labeled::{Label, labeled_derive};
 use crate::sealed::ScheduleObserver;
 
 /// The longest `psk`, `psk_id`, `info` or `exporter_context` a one-stage KDF takes: each is
@@ -23,11 +25,12 @@ fn length_prefix(x: &[u8]) -> Result<[u8; 2], Error> {
 }
 
 /// `CombineSecrets_OneStage(mode, shared_secret, info, psk, psk_id)`; returns the exporter:
-/// the XOF state that has absorbed `concat(exporter_secret, "HPKE-v1", suite_id,
-/// lengthPrefixed("sec"))`, the part of every `Export` call that does not change.
+/// `exporter_secret` itself. (Not the XOF state after it: an XOF's block buffer is
+/// `MaybeUninit` past what it has absorbed, and would carry whatever the stack held where it was
+/// built; absorbing the secret again on each `Export` is a copy into that buffer, no
+/// permutation, since what an `Export` absorbs before its context fits in one block.)
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Clone>(
-    nh: usize,
+pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput, Nh: ArraySize>(
     suite_id: &[u8],
     mode: u8,
     shared_secret: &[u8],
@@ -37,7 +40,7 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Cl
     key: &mut [u8],
     base_nonce: &mut [u8],
     observer: &mut impl ScheduleObserver,
-) -> Result<X, Error> {
+) -> Result<Zeroizing<Array<u8, Nh>>, Error> {
     // secrets = concat(lengthPrefixed(psk), lengthPrefixed(shared_secret))
     let secrets: [&[u8]; 4] = [
         &length_prefix(psk)?,
@@ -54,7 +57,7 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Cl
         info,
     ];
     // secret = LabeledDerive(secrets, "secret", context, Nk + Nn + Nh)
-    let (nk, nn) = (key.len(), base_nonce.len());
+    let (nk, nn, nh) = (key.len(), base_nonce.len(), Nh::USIZE);
     let mut secret = zeroize::Zeroizing::new([0u8; MAX_SECRET_LEN]);
     let secret = secret.get_mut(..nk + nn + nh).ok_or(Error::InvalidLength)?;
     labeled_derive::<X>(&secrets, suite_id, Label::Secret, &context, secret)?;
@@ -65,24 +68,29 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput + Cl
     key.copy_from_slice(k);
     base_nonce.copy_from_slice(n);
     observer.one_stage(exporter_secret);
-    Ok(labeled_derive_start::<X>(
-        &[exporter_secret],
-        suite_id,
-        Label::Sec,
-    ))
+    let mut exporter = Zeroizing::new(Array::<u8, Nh>::default());
+    exporter.copy_from_slice(exporter_secret);
+    Ok(exporter)
 }
 
 /// `Context.Export_OneStage(exporter_context, L)`:
-/// `LabeledDerive(exporter_secret, "sec", exporter_context, L)`, from the cached prefix.
-pub(crate) fn one_stage_export<X: Update + ExtendableOutput + Clone>(
-    exporter: &X,
+/// `LabeledDerive(exporter_secret, "sec", exporter_context, L)`.
+pub(crate) fn one_stage_export<X: Default + Update + ExtendableOutput>(
+    suite_id: &[u8],
+    exporter_secret: &[u8],
     exporter_context: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
     if exporter_context.len() > MAX_ONE_STAGE_INPUT_LEN {
         return Err(Error::InputTooLong);
     }
-    labeled_derive_finish(exporter.clone(), &[exporter_context], out)
+    labeled_derive::<X>(
+        &[exporter_secret],
+        suite_id,
+        Label::Sec,
+        &[exporter_context],
+        out,
+    )
 }
 
 macro_rules! one_stage_kdf {
@@ -98,7 +106,7 @@ macro_rules! one_stage_kdf {
             type Nh = $nh;
             /// `L` is encoded in two bytes by `LabeledDerive`.
             const MAX_EXPORT_LEN: usize = 65_535;
-            type Exporter = $xof;
+            type Exporter = Zeroizing<Array<u8, $nh>>;
 
             type Engine = Self;
         }
@@ -115,8 +123,7 @@ macro_rules! one_stage_kdf {
                 base_nonce: &mut [u8],
                 observer: &mut O,
             ) -> Result<<Self as super::Kdf>::Exporter, Error> {
-                one_stage_key_schedule::<$xof>(
-                    <$nh as hybrid_array::typenum::Unsigned>::USIZE,
+                one_stage_key_schedule::<$xof, $nh>(
                     suite_id,
                     mode,
                     shared_secret,
@@ -130,12 +137,12 @@ macro_rules! one_stage_kdf {
             }
 
             fn export(
-                _suite_id: &[u8],
+                suite_id: &[u8],
                 exporter: &<Self as super::Kdf>::Exporter,
                 exporter_context: &[u8],
                 out: &mut [u8],
             ) -> Result<(), Error> {
-                one_stage_export(exporter, exporter_context, out)
+                one_stage_export::<$xof>(suite_id, exporter, exporter_context, out)
             }
         }
     };

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use hkdf::Hkdf;
+use crate::labeled::Expander;
 use hkdf::hmac::EagerHash;
 use hybrid_array::{Array, ArraySize};
 use rand_core::CryptoRng;
@@ -447,7 +447,7 @@ impl<G: DhGroup> AuthKemEngine<DhKem<G>> for DhKem<G> {
     allow(dead_code, reason = "used by the curve modules")
 )]
 pub(crate) fn expand_candidate<H: EagerHash, N: ArraySize>(
-    dkp_prk: &Hkdf<H>,
+    dkp_prk: &Expander<H>,
     suite_id: &[u8],
     label: Label,
     info: &[u8],

@@ -100,7 +100,7 @@ macro_rules! backend {
 
                 fn derive_scalar(
                     suite_id: &[u8],
-                    dkp_prk: &hkdf::Hkdf<$hash>,
+                    dkp_prk: &crate::labeled::Expander<$hash>,
                 ) -> Result<Scalar<NSk>, Error> {
                     derive_scalar::<$curve, _, _>(suite_id, dkp_prk, $mask, |bytes| {
                         import_in_range::<$curve>(&aws_lc_rs::agreement::$alg, bytes)

@@ -1,6 +1,7 @@
 //! DH-KEMs over prime-order short Weierstrass curves (P-256, P-384, P-521, secp256k1):
 //! RFC 9180 §7.1.1 (uncompressed SEC1 keys), §7.1.2, §7.1.3 (rejection sampling), §7.1.4.
 
+use crate::labeled::Expander;
 use elliptic_curve::group::{Curve as _, Group as _};
 use elliptic_curve::point::AffineCoordinates;
 use elliptic_curve::sec1::{FromSec1Point, ModulusSize, ToSec1Point, UncompressedPointSize};
@@ -8,7 +9,6 @@ use elliptic_curve::{
     AffinePoint, CurveArithmetic, FieldBytes, FieldBytesSize, NonZeroScalar, PrimeField,
     ProjectivePoint,
 };
-use hkdf::Hkdf;
 use hkdf::hmac::EagerHash;
 use hybrid_array::typenum::Unsigned as _;
 use hybrid_array::{Array, ArraySize};
@@ -159,7 +159,7 @@ where
 
     fn derive_scalar(
         suite_id: &[u8],
-        dkp_prk: &Hkdf<W::Hash>,
+        dkp_prk: &Expander<W::Hash>,
     ) -> Result<<Self as DhGroup>::Scalar, Error> {
         derive_scalar::<W::Curve, _, _>(suite_id, dkp_prk, W::BITMASK, nonzero_scalar::<W::Curve>)
     }
@@ -327,7 +327,7 @@ pub(super) fn sample_scalar<C: CurveArithmetic, R: CryptoRng + ?Sized, T>(
 /// candidate in range and refuses the others.
 pub(super) fn derive_scalar<C: CurveArithmetic, H: EagerHash, T>(
     suite_id: &[u8],
-    dkp_prk: &Hkdf<H>,
+    dkp_prk: &Expander<H>,
     bitmask: u8,
     mut accept: impl FnMut(&FieldBytes<C>) -> Option<T>,
 ) -> Result<T, Error> {

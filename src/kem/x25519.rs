@@ -1,6 +1,6 @@
 //! DHKEM(X25519, HKDF-SHA256), `kem_id` 0x0020 (RFC 9180 §7.1, RFC 7748).
 
-use hkdf::Hkdf;
+use crate::labeled::Expander;
 use hybrid_array::Array;
 use hybrid_array::typenum::U32;
 use rand_core::CryptoRng;
@@ -205,7 +205,7 @@ impl DhEngine<X25519> for X25519 {
         Some(backend::scalar(k))
     }
 
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha256>) -> Result<Scalar, Error> {
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &Expander<sha2::Sha256>) -> Result<Scalar, Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U32>(dkp_prk, suite_id, Label::Sk, &[])?;
         Ok(backend::scalar(Zeroizing::new(sk.0)))

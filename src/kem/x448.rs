@@ -1,6 +1,6 @@
 //! DHKEM(X448, HKDF-SHA512), `kem_id` 0x0021 (RFC 9180 §7.1, RFC 7748).
 
-use hkdf::Hkdf;
+use crate::labeled::Expander;
 use hybrid_array::Array;
 use hybrid_array::typenum::{U56, U64};
 use rand_core::CryptoRng;
@@ -48,7 +48,7 @@ impl DhEngine<X448> for X448 {
         Some(*k)
     }
 
-    fn derive_scalar(suite_id: &[u8], dkp_prk: &Hkdf<sha2::Sha512>) -> Result<[u8; 56], Error> {
+    fn derive_scalar(suite_id: &[u8], dkp_prk: &Expander<sha2::Sha512>) -> Result<[u8; 56], Error> {
         // sk = LabeledExpand(dkp_prk, "sk", "", Nsk)
         let sk = expand_candidate::<_, U56>(dkp_prk, suite_id, Label::Sk, &[])?;
         Ok(sk.0)
