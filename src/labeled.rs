@@ -211,16 +211,70 @@ pub(crate) fn labeled_derive_start<X: Default + Update>(
     label: Label,
 ) -> X {
     let mut xof = X::default();
+    absorb_labeled_prefix(&mut xof, ikm, suite_id, label);
+    xof
+}
+
+/// What [`labeled_derive_start`] absorbs, into any `Update` (an XOF, or [`Prefix`]).
+fn absorb_labeled_prefix(sink: &mut impl Update, ikm: &[&[u8]], suite_id: &[u8], label: Label) {
     for piece in ikm {
-        xof.update(piece);
+        sink.update(piece);
     }
-    xof.update(HPKE_VERSION);
-    xof.update(suite_id);
+    sink.update(HPKE_VERSION);
+    sink.update(suite_id);
     let label = label.as_bytes();
     // Labels are short constants; lengthPrefixed(label) = concat(I2OSP(len(label), 2), label).
-    xof.update(&(label.len() as u16).to_be_bytes());
-    xof.update(label);
-    xof
+    sink.update(&(label.len() as u16).to_be_bytes());
+    sink.update(label);
+}
+
+/// The bytes of [`labeled_derive_start`]'s prefix, `N` of them exactly, written whole: what a
+/// one-stage exporter keeps, so that each `Export` starts an XOF from it (one copy into the
+/// XOF's buffer) instead of holding an XOF state, whose block buffer is `MaybeUninit` past what
+/// it has absorbed. Wiped on drop.
+#[derive(zeroize::Zeroize, zeroize::ZeroizeOnDrop)]
+// `pub`, in a private module, because the one-stage KDFs' hidden `Exporter` names it.
+#[allow(unreachable_pub)]
+pub struct Prefix<const N: usize>([u8; N]);
+
+impl<const N: usize> core::fmt::Debug for Prefix<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Prefix { .. }")
+    }
+}
+
+impl<const N: usize> Prefix<N> {
+    /// The prefix of `LabeledDerive(ikm, label, ..)`; `None` unless it is exactly `N` bytes.
+    pub(crate) fn new(ikm: &[&[u8]], suite_id: &[u8], label: Label) -> Option<Self> {
+        /// Appends to a fixed buffer, counting what would not fit.
+        struct Writer<'a> {
+            buf: &'a mut [u8],
+            at: usize,
+        }
+        impl Update for Writer<'_> {
+            fn update(&mut self, data: &[u8]) {
+                let end = self.at.saturating_add(data.len());
+                if let Some(dst) = self.buf.get_mut(self.at..end) {
+                    dst.copy_from_slice(data);
+                }
+                self.at = end;
+            }
+        }
+        let mut prefix = Self([0; N]);
+        let mut writer = Writer {
+            buf: &mut prefix.0,
+            at: 0,
+        };
+        absorb_labeled_prefix(&mut writer, ikm, suite_id, label);
+        (writer.at == N).then_some(prefix)
+    }
+
+    /// An XOF that has absorbed the prefix.
+    pub(crate) fn start<X: Default + Update>(&self) -> X {
+        let mut xof = X::default();
+        xof.update(&self.0);
+        xof
+    }
 }
 
 /// Completes `LabeledDerive`: absorbs `concat(I2OSP(L, 2), context)` and squeezes `L = out.len()`

@@ -2,12 +2,11 @@
 //! (draft-ietf-hpke-pq §5) and the one-stage key schedule and export of draft-ietf-hpke-hpke.
 
 use hkdf::hmac::digest::{ExtendableOutput, Update};
+use hybrid_array::ArraySize;
 use hybrid_array::typenum::{U32, U64};
-use hybrid_array::{Array, ArraySize};
-use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::labeled::{Label, labeled_derive};
+use crate::labeled::{Label, Prefix, labeled_derive, labeled_derive_finish};
 use crate::sealed::ScheduleObserver;
 
 /// The longest `psk`, `psk_id`, `info` or `exporter_context` a one-stage KDF takes: each is
@@ -25,12 +24,16 @@ fn length_prefix(x: &[u8]) -> Result<[u8; 2], Error> {
 }
 
 /// `CombineSecrets_OneStage(mode, shared_secret, info, psk, psk_id)`; returns the exporter:
-/// `exporter_secret` itself. (Not the XOF state after it: an XOF's block buffer is
-/// `MaybeUninit` past what it has absorbed, and would carry whatever the stack held where it was
-/// built; absorbing the secret again on each `Export` is a copy into that buffer, no
-/// permutation, since what an `Export` absorbs before its context fits in one block.)
+/// the bytes every `Export` absorbs before its context, `concat(exporter_secret, "HPKE-v1",
+/// suite_id, lengthPrefixed("sec"))` (`N = Nh + 22` of them). Not the XOF state after them: an
+/// XOF's block buffer is `MaybeUninit` past what it has absorbed, and would carry whatever the
+/// stack held where it was built (`labeled::Prefix`).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput, Nh: ArraySize>(
+pub(crate) fn one_stage_key_schedule<
+    X: Default + Update + ExtendableOutput,
+    Nh: ArraySize,
+    const N: usize,
+>(
     suite_id: &[u8],
     mode: u8,
     shared_secret: &[u8],
@@ -40,7 +43,7 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput, Nh:
     key: &mut [u8],
     base_nonce: &mut [u8],
     observer: &mut impl ScheduleObserver,
-) -> Result<Zeroizing<Array<u8, Nh>>, Error> {
+) -> Result<Prefix<N>, Error> {
     // secrets = concat(lengthPrefixed(psk), lengthPrefixed(shared_secret))
     let secrets: [&[u8]; 4] = [
         &length_prefix(psk)?,
@@ -68,33 +71,24 @@ pub(crate) fn one_stage_key_schedule<X: Default + Update + ExtendableOutput, Nh:
     key.copy_from_slice(k);
     base_nonce.copy_from_slice(n);
     observer.one_stage(exporter_secret);
-    let mut exporter = Zeroizing::new(Array::<u8, Nh>::default());
-    exporter.copy_from_slice(exporter_secret);
-    Ok(exporter)
+    Prefix::new(&[exporter_secret], suite_id, Label::Sec).ok_or(Error::InvalidLength)
 }
 
 /// `Context.Export_OneStage(exporter_context, L)`:
-/// `LabeledDerive(exporter_secret, "sec", exporter_context, L)`.
-pub(crate) fn one_stage_export<X: Default + Update + ExtendableOutput>(
-    suite_id: &[u8],
-    exporter_secret: &[u8],
+/// `LabeledDerive(exporter_secret, "sec", exporter_context, L)`, from the kept prefix.
+pub(crate) fn one_stage_export<X: Default + Update + ExtendableOutput, const N: usize>(
+    exporter: &Prefix<N>,
     exporter_context: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
     if exporter_context.len() > MAX_ONE_STAGE_INPUT_LEN {
         return Err(Error::InputTooLong);
     }
-    labeled_derive::<X>(
-        &[exporter_secret],
-        suite_id,
-        Label::Sec,
-        &[exporter_context],
-        out,
-    )
+    labeled_derive_finish(exporter.start::<X>(), &[exporter_context], out)
 }
 
 macro_rules! one_stage_kdf {
-    ($(#[$doc:meta])* $name:ident, $xof:ty, $id:literal, $nh:ty) => {
+    ($(#[$doc:meta])* $name:ident, $xof:ty, $id:literal, $nh:ty, prefix: $prefix:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -106,7 +100,7 @@ macro_rules! one_stage_kdf {
             type Nh = $nh;
             /// `L` is encoded in two bytes by `LabeledDerive`.
             const MAX_EXPORT_LEN: usize = 65_535;
-            type Exporter = Zeroizing<Array<u8, $nh>>;
+            type Exporter = Prefix<$prefix>;
 
             type Engine = Self;
         }
@@ -123,7 +117,7 @@ macro_rules! one_stage_kdf {
                 base_nonce: &mut [u8],
                 observer: &mut O,
             ) -> Result<<Self as super::Kdf>::Exporter, Error> {
-                one_stage_key_schedule::<$xof, $nh>(
+                one_stage_key_schedule::<$xof, $nh, $prefix>(
                     suite_id,
                     mode,
                     shared_secret,
@@ -137,12 +131,12 @@ macro_rules! one_stage_kdf {
             }
 
             fn export(
-                suite_id: &[u8],
+                _suite_id: &[u8],
                 exporter: &<Self as super::Kdf>::Exporter,
                 exporter_context: &[u8],
                 out: &mut [u8],
             ) -> Result<(), Error> {
-                one_stage_export::<$xof>(suite_id, exporter, exporter_context, out)
+                one_stage_export::<$xof, $prefix>(exporter, exporter_context, out)
             }
         }
     };
@@ -150,17 +144,17 @@ macro_rules! one_stage_kdf {
 
 one_stage_kdf!(
     /// SHAKE128 as a one-stage KDF, `kdf_id` 0x0010 (Nh = 32).
-    Shake128, shake::Shake128, 0x0010, U32
+    Shake128, shake::Shake128, 0x0010, U32, prefix: 54
 );
 one_stage_kdf!(
     /// SHAKE256 as a one-stage KDF, `kdf_id` 0x0011 (Nh = 64).
-    Shake256, shake::Shake256, 0x0011, U64
+    Shake256, shake::Shake256, 0x0011, U64, prefix: 86
 );
 one_stage_kdf!(
     /// TurboSHAKE128 (domain byte 0x1F) as a one-stage KDF, `kdf_id` 0x0012 (Nh = 32).
-    TurboShake128, turboshake::TurboShake128, 0x0012, U32
+    TurboShake128, turboshake::TurboShake128, 0x0012, U32, prefix: 54
 );
 one_stage_kdf!(
     /// TurboSHAKE256 (domain byte 0x1F) as a one-stage KDF, `kdf_id` 0x0013 (Nh = 64).
-    TurboShake256, turboshake::TurboShake256, 0x0013, U64
+    TurboShake256, turboshake::TurboShake256, 0x0013, U64, prefix: 86
 );

@@ -9,7 +9,8 @@ fn through_the_engine<F: Kdf>(exporter: &F::Exporter) {
     let _ = F::Engine::export(b"HPKE", exporter, b"", &mut [0u8; 32]);
 }
 
-fn main() {
-    let exporter = <Shake256 as Kdf>::Exporter::default();
-    let _ = Shake256::export(b"HPKE", &exporter, b"", &mut [0u8; 32]);
+fn on_the_type(exporter: &<Shake256 as Kdf>::Exporter) {
+    let _ = Shake256::export(b"HPKE", exporter, b"", &mut [0u8; 32]);
 }
+
+fn main() {}
