@@ -8,6 +8,7 @@ pub mod differential;
 pub mod integrations;
 pub mod jose_cose;
 mod kem;
+pub mod limits;
 pub mod ohttp;
 mod open;
 mod prepared;

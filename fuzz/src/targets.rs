@@ -37,6 +37,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("ohttp", ohttp),
     ("jose", jose),
     ("cose", cose),
+    ("limits", limits),
 ];
 
 pub fn public_key(data: &[u8]) {
@@ -124,4 +125,8 @@ pub fn jose(data: &[u8]) {
 
 pub fn cose(data: &[u8]) {
     crate::jose_cose::cose(data)
+}
+
+pub fn limits(data: &[u8]) {
+    crate::limits::limits(data)
 }
