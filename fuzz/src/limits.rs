@@ -62,7 +62,7 @@ fn recipients(input: &mut Input<'_>, max: usize) -> (Vec<Kind>, Option<usize>) {
     let count = usize::from(input.u16()) % (max + 9);
     let kinds: Vec<Kind> = (0..count).map(|_| kind(input.byte())).collect();
     let ours = input.byte();
-    let ours = (ours % 4 != 0).then(|| usize::from(input.u16()) % (kinds.len() + 1));
+    let ours = (!ours.is_multiple_of(4)).then(|| usize::from(input.u16()) % (kinds.len() + 1));
     (kinds, ours)
 }
 

@@ -66,8 +66,11 @@ fn items(v: &mut Value) -> &mut Vec<Value> {
 struct Row {
     name: &'static str,
     sizes: Vec<(usize, Vec<u8>)>,
-    run: Box<dyn Fn(&[u8]) -> bool>,
+    run: Check,
 }
+
+/// Parses and decrypts a message; whether the outcome is the row's.
+type Check = Box<dyn Fn(&[u8]) -> bool>;
 
 fn rng() -> typed_hpke_cose::OsRng {
     typed_hpke_cose::OsRng::default()

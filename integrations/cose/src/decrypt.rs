@@ -124,12 +124,12 @@ impl<'m> Layer<'m> {
 }
 
 /// A decoded message: COSE_Encrypt0 or COSE_Encrypt, tagged or not.
-enum Message {
+enum Decoded {
     Encrypt0(Vec<Value>),
     Encrypt(Vec<Value>),
 }
 
-fn message(bytes: &[u8]) -> Result<Message, Error> {
+fn message(bytes: &[u8]) -> Result<Decoded, Error> {
     let (tag, value) = match decode(bytes)? {
         Value::Tag(tag, inner) => (Some(tag), *inner),
         other => (None, other),
@@ -138,9 +138,134 @@ fn message(bytes: &[u8]) -> Result<Message, Error> {
         return Err(Error::Malformed("not a COSE message"));
     };
     match (tag, items.len()) {
-        (Some(TAG_ENCRYPT0) | None, 3) => Ok(Message::Encrypt0(items)),
-        (Some(TAG_ENCRYPT) | None, 4) => Ok(Message::Encrypt(items)),
+        (Some(TAG_ENCRYPT0) | None, 3) => Ok(Decoded::Encrypt0(items)),
+        (Some(TAG_ENCRYPT) | None, 4) => Ok(Decoded::Encrypt(items)),
         _ => Err(Error::Malformed("neither COSE_Encrypt0 nor COSE_Encrypt")),
+    }
+}
+
+/// A COSE_Encrypt0 or COSE_Encrypt read without decrypting it: what a receiver looks at to
+/// choose the key, and the PSK, before it makes a [`Decryptor`]. Read under the same rules and
+/// limits as decryption reads it (header labels, `MAX_RECIPIENTS`); nothing in it is
+/// authenticated yet (a `kid` or `psk_id` in an unprotected bucket is only a hint).
+///
+/// ```
+/// use typed_hpke_cose::{Algorithm, Encryptor, Message, PrivateCoseKey};
+/// let mut rng = typed_hpke_cose::OsRng::default();
+/// let key = PrivateCoseKey::generate(Algorithm::HPKE_3, &mut rng)?.with_kid(*b"device-7");
+/// let bytes = Encryptor::encrypt0(Algorithm::HPKE_3, key.public_key())?.encrypt(&mut rng, b"x")?;
+/// let message = Message::parse(&bytes)?;
+/// assert!(message.is_encrypt0());
+/// assert_eq!(message.recipients()[0].kid(), Some(&b"device-7"[..]));
+/// # Ok::<(), typed_hpke_cose::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    encrypt0: bool,
+    recipients: Vec<RecipientInfo>,
+}
+
+/// What a message says of one of its HPKE layers: COSE_Encrypt0's one layer, or a recipient of
+/// a COSE_Encrypt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecipientInfo {
+    alg: Option<Algorithm>,
+    kid: Option<Vec<u8>>,
+    psk_id: Option<Vec<u8>>,
+}
+
+impl RecipientInfo {
+    fn of(layer: &Layer<'_>, alg: Option<Algorithm>) -> Result<Self, Error> {
+        Ok(Self {
+            alg,
+            kid: layer.kid()?.map(<[u8]>::to_vec),
+            psk_id: layer.psk_id()?.map(<[u8]>::to_vec),
+        })
+    }
+
+    /// The layer's HPKE algorithm; `None` for a recipient of another algorithm.
+    pub fn alg(&self) -> Option<Algorithm> {
+        self.alg
+    }
+
+    /// The layer's `kid`, protected or not.
+    pub fn kid(&self) -> Option<&[u8]> {
+        self.kid.as_deref()
+    }
+
+    /// The layer's `psk_id` (always protected, §3.1): the PSK to give the decryptor.
+    pub fn psk_id(&self) -> Option<&[u8]> {
+        self.psk_id.as_deref()
+    }
+}
+
+impl Message {
+    /// Reads a COSE_Encrypt0 or COSE_Encrypt (tagged or not).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`], [`Error::DuplicateLabel`], [`Error::Header`] and
+    /// [`Error::TooLarge`] as [`Decryptor::decrypt`] reads the message.
+    pub fn parse(bytes: &[u8]) -> Result<Self, Error> {
+        match message(bytes)? {
+            Decoded::Encrypt0(items) => {
+                let layer = Layer::parse(&items[0], &items[1])?;
+                let alg = layer.protected_alg()?.and_then(Algorithm::from_value);
+                Ok(Self {
+                    encrypt0: true,
+                    recipients: alloc::vec![RecipientInfo::of(&layer, alg)?],
+                })
+            }
+            Decoded::Encrypt(items) => {
+                Layer::parse(&items[0], &items[1])?;
+                let list = recipient_list(&items[3])?;
+                let recipients = list
+                    .iter()
+                    .map(|recipient| {
+                        let parts = recipient_parts(recipient)?;
+                        let layer = Layer::parse(&parts[0], &parts[1])?;
+                        let alg = layer.recipient_alg()?;
+                        RecipientInfo::of(&layer, alg)
+                    })
+                    .collect::<Result<_, Error>>()?;
+                Ok(Self {
+                    encrypt0: false,
+                    recipients,
+                })
+            }
+        }
+    }
+
+    /// Whether the message is a COSE_Encrypt0 (integrated encryption) rather than a
+    /// COSE_Encrypt.
+    pub fn is_encrypt0(&self) -> bool {
+        self.encrypt0
+    }
+
+    /// Its HPKE layers: COSE_Encrypt0's one, or a COSE_Encrypt's recipients in order.
+    pub fn recipients(&self) -> &[RecipientInfo] {
+        &self.recipients
+    }
+}
+
+/// A COSE_Encrypt's recipients: a non-empty array of at most [`MAX_RECIPIENTS`].
+fn recipient_list(value: &Value) -> Result<&[Value], Error> {
+    let Value::Array(recipients) = value else {
+        return Err(Error::Malformed("recipients"));
+    };
+    if recipients.is_empty() {
+        return Err(Error::Malformed("no recipients"));
+    }
+    if recipients.len() > MAX_RECIPIENTS {
+        return Err(Error::TooLarge);
+    }
+    Ok(recipients)
+}
+
+/// A recipient: an array of three items (four with recipients of its own).
+fn recipient_parts(value: &Value) -> Result<&[Value], Error> {
+    match value {
+        Value::Array(parts) if parts.len() == 3 || parts.len() == 4 => Ok(parts),
+        _ => Err(Error::Malformed("recipient")),
     }
 }
 
@@ -347,8 +472,8 @@ impl<'a> Decryptor<'a> {
     /// message is for another key; [`Error::Decrypt`] if decryption fails.
     pub fn decrypt(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         match message(bytes)? {
-            Message::Encrypt0(items) => self.encrypt0(&items),
-            Message::Encrypt(items) => {
+            Decoded::Encrypt0(items) => self.encrypt0(&items),
+            Decoded::Encrypt(items) => {
                 // Layer 0's algorithm and IV are checked before any HPKE work.
                 let (content, cek, layer0) = self.unwrap(&items, true)?;
                 let iv = layer0.get(IV).map_or(Ok(&[][..]), bstr)?;
@@ -374,8 +499,8 @@ impl<'a> Decryptor<'a> {
     /// COSE_Encrypt0.
     pub fn unwrap_cek(&self, bytes: &[u8]) -> Result<(i64, Zeroizing<Vec<u8>>), Error> {
         match message(bytes)? {
-            Message::Encrypt(items) => self.unwrap(&items, false).map(|(alg, cek, _)| (alg, cek)),
-            Message::Encrypt0(_) => Err(Error::Malformed("a COSE_Encrypt0 has no CEK")),
+            Decoded::Encrypt(items) => self.unwrap(&items, false).map(|(alg, cek, _)| (alg, cek)),
+            Decoded::Encrypt0(_) => Err(Error::Malformed("a COSE_Encrypt0 has no CEK")),
         }
     }
 
@@ -466,15 +591,7 @@ impl<'a> Decryptor<'a> {
                 return Err(Error::UnsupportedIv);
             }
         }
-        let Value::Array(recipients) = &items[3] else {
-            return Err(Error::Malformed("recipients"));
-        };
-        if recipients.is_empty() {
-            return Err(Error::Malformed("no recipients"));
-        }
-        if recipients.len() > MAX_RECIPIENTS {
-            return Err(Error::TooLarge);
-        }
+        let recipients = recipient_list(&items[3])?;
         // Recipients that are not this key's (another algorithm, another `kid`, another PSK or
         // none where this decryptor has one, and the reverse) are passed over; when none opens,
         // the error says how far the best one got: `Decrypt` (an open failed), else `Psk`
@@ -482,12 +599,7 @@ impl<'a> Decryptor<'a> {
         let mut outcome = Error::NoRecipient;
         let mut opens = 0;
         for recipient in recipients {
-            let Value::Array(parts) = recipient else {
-                return Err(Error::Malformed("recipient"));
-            };
-            if parts.len() != 3 && parts.len() != 4 {
-                return Err(Error::Malformed("recipient"));
-            }
+            let parts = recipient_parts(recipient)?;
             let layer = Layer::parse(&parts[0], &parts[1])?;
             let Some(alg) = layer.recipient_alg()? else {
                 continue;

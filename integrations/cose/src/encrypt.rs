@@ -95,6 +95,7 @@ enum Kind<'a> {
         key: &'a PublicCoseKey,
         info: &'a [u8],
         psk: Option<Psk<'a>>,
+        protected_kid: bool,
     },
     Encrypt {
         content: ContentAlgorithm,
@@ -132,7 +133,7 @@ impl core::fmt::Debug for Encryptor<'_> {
 
 impl<'a> Encryptor<'a> {
     /// COSE_Encrypt0 in integrated mode (§3.2) to `key` with `alg`. The key's `kid`, if any,
-    /// goes into the unprotected header.
+    /// goes into the unprotected header ([`Self::protected_kid`] puts it in the protected one).
     ///
     /// # Errors
     /// [`Error::UnsupportedAlgorithm`] for a key-encryption algorithm; [`Error::InvalidKey`]
@@ -147,6 +148,7 @@ impl<'a> Encryptor<'a> {
             key,
             info: &[],
             psk: None,
+            protected_kid: false,
         }))
     }
 
@@ -232,6 +234,18 @@ impl<'a> Encryptor<'a> {
         self
     }
 
+    /// COSE_Encrypt0: the key's `kid` goes into the protected header, where the Enc_structure
+    /// authenticates it, instead of the unprotected one (a COSE_Encrypt's recipients always
+    /// carry theirs protected). Either way the receiver reads it: [`crate::Message`],
+    /// [`crate::Decryptor`].
+    #[must_use]
+    pub fn protected_kid(mut self) -> Self {
+        if let Kind::Encrypt0 { protected_kid, .. } = &mut self.kind {
+            *protected_kid = true;
+        }
+        self
+    }
+
     /// Writes the message without its CBOR tag.
     #[must_use]
     pub fn untagged(mut self) -> Self {
@@ -279,11 +293,16 @@ impl<'a> Encryptor<'a> {
                 key,
                 info,
                 psk,
+                protected_kid,
             } => {
                 let mut protected = Header::default();
                 protected.insert(ALG, alg.value().into());
                 if let Some(p) = &psk {
                     protected.insert(PSK_ID, Value::Bytes(p.psk_id().to_vec()));
+                }
+                let kid = key.kid().map(|kid| Value::Bytes(kid.to_vec()));
+                if let Some(kid) = kid.clone().filter(|_| protected_kid) {
+                    protected.insert(KID, kid);
                 }
                 let protected = protected.to_protected();
                 let aad = enc_structure("Encrypt0", &protected, self.external_aad);
@@ -292,8 +311,8 @@ impl<'a> Encryptor<'a> {
                     .suite()?
                     .seal(rng, key.key(), info, &aad, plaintext, mode)?;
                 let mut unprotected = Header::default();
-                if let Some(kid) = key.kid() {
-                    unprotected.insert(KID, Value::Bytes(kid.to_vec()));
+                if let Some(kid) = kid.filter(|_| !protected_kid) {
+                    unprotected.insert(KID, kid);
                 }
                 unprotected.insert(EK, Value::Bytes(ek));
                 (

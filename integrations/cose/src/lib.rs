@@ -16,7 +16,7 @@ mod key;
 mod message;
 
 pub use alg::{Algorithm, ContentAlgorithm};
-pub use decrypt::Decryptor;
+pub use decrypt::{Decryptor, Message, RecipientInfo};
 pub use encrypt::{Encryptor, Recipient};
 pub use error::Error;
 pub use key::{PrivateCoseKey, PublicCoseKey};

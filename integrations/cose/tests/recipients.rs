@@ -246,3 +246,84 @@ fn post_quantum_recipients_are_not_mixed_with_traditional_ones() {
         Ok(())
     );
 }
+
+/// A receiver reads a message's `kid` and `psk_id` before it chooses a key and a PSK
+/// (`Message`), and a COSE_Encrypt0's `kid` can be protected, where the Enc_structure
+/// authenticates it.
+#[test]
+fn message_read_before_choosing_a_key() {
+    use typed_hpke_cose::Message;
+    let mine = PrivateCoseKey::generate(Algorithm::HPKE_3_KE, &mut rng())
+        .unwrap()
+        .with_kid(*b"me");
+    let bytes = Encryptor::key_encryption(ContentAlgorithm::A128Gcm)
+        .recipient(
+            Recipient::new(Algorithm::HPKE_3_KE, mine.public_key())
+                .unwrap()
+                .psk(&PSK, b"psk-1")
+                .unwrap(),
+        )
+        .unwrap()
+        .encrypt(&mut rng(), b"m")
+        .unwrap();
+    let mut value = decode(&bytes);
+    let foreign = encode(&Value::Map(vec![(
+        Value::from(1),
+        Value::Text("A128KW".into()),
+    )]));
+    recipients(&mut value).push(Value::Array(vec![
+        Value::Bytes(foreign),
+        Value::Map(vec![]),
+        Value::Bytes(vec![0; 24]),
+    ]));
+    let message = Message::parse(&encode(&value)).unwrap();
+    assert!(!message.is_encrypt0());
+    let [first, second] = message.recipients() else {
+        panic!("two recipients")
+    };
+    assert_eq!(first.alg(), Some(Algorithm::HPKE_3_KE));
+    assert_eq!(first.kid(), Some(&b"me"[..]));
+    assert_eq!(first.psk_id(), Some(&b"psk-1"[..]));
+    assert_eq!((second.alg(), second.kid()), (None, None));
+    // The same limits as decryption: one recipient over MAX_RECIPIENTS.
+    let over: Vec<Value> =
+        vec![recipients(&mut value)[0].clone(); typed_hpke_cose::MAX_RECIPIENTS + 1];
+    *recipients(&mut value) = over;
+    assert_eq!(Message::parse(&encode(&value)), Err(Error::TooLarge));
+
+    // COSE_Encrypt0, kid protected: read, authenticated, and decrypted.
+    let key = PrivateCoseKey::generate(Algorithm::HPKE_3, &mut rng())
+        .unwrap()
+        .with_kid(*b"device");
+    let bytes = Encryptor::encrypt0(Algorithm::HPKE_3, key.public_key())
+        .unwrap()
+        .protected_kid()
+        .encrypt(&mut rng(), b"m")
+        .unwrap();
+    let message = Message::parse(&bytes).unwrap();
+    assert!(message.is_encrypt0());
+    assert_eq!(message.recipients()[0].kid(), Some(&b"device"[..]));
+    assert_eq!(Decryptor::new(&key).decrypt(&bytes).unwrap(), b"m");
+    let mut value = decode(&bytes);
+    let Value::Bytes(protected) = &items(&mut value)[0] else {
+        panic!("protected bucket")
+    };
+    let protected = decode(protected);
+    assert!(
+        matches!(&protected, Value::Map(m) if m.iter().any(|(l, _)| *l == Value::from(4))),
+        "kid in the protected bucket"
+    );
+    let Value::Map(unprotected) = &items(&mut value)[1] else {
+        panic!("unprotected bucket")
+    };
+    assert!(!unprotected.iter().any(|(l, _)| *l == Value::from(4)));
+    // A protected kid changed: the message no longer opens (a renamed key does not match).
+    let renamed = key.clone().with_kid(*b"devicf");
+    let mut changed = bytes.clone();
+    let at = changed.windows(6).position(|w| w == b"device").unwrap();
+    changed[at + 5] = b'f';
+    assert_eq!(
+        Decryptor::new(&renamed).decrypt(&changed),
+        Err(Error::Decrypt)
+    );
+}
