@@ -314,6 +314,22 @@ fn critical_labels() {
         Decryptor::new(&k).understand(&[4]).decrypt(&unprotected),
         Err(Error::Critical)
     );
+    // A `crit` list longer than a layer's two buckets can hold (2 * MAX_HEADER_LABELS) is
+    // refused before its labels are looked up; one at that length is looked up, passes the
+    // header rules, and the changed protected header then fails to open.
+    let limit = 2 * typed_hpke_cose::MAX_HEADER_LABELS;
+    let listed = |n: usize| crit(Value::Array(vec![Value::from(-70000); n]), true);
+    for n in [limit, limit + 1] {
+        assert_eq!(
+            Decryptor::new(&k).understand(&[-70000]).decrypt(&listed(n)),
+            if n == limit {
+                Err(Error::Decrypt)
+            } else {
+                Err(Error::Critical)
+            },
+            "{n}"
+        );
+    }
 }
 
 #[test]
