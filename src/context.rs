@@ -84,12 +84,13 @@ impl<A: Aead> AeadState<A> {
 }
 
 impl<A: SealingAead> AeadState<A> {
-    /// Runs one seal or open of a `len`-byte plaintext with `aad_len` bytes of associated data under the current nonce,
-    /// then advances the sequence number; a failed operation leaves it unchanged. Every seal
-    /// and open of a context, of a single-shot call and of the symmetric surface passes here,
-    /// so its two checks hold on every backend, before any backend is called. `#[inline]`: a
-    /// few instructions around every seal and open, which the runtime API's contexts (compiled
-    /// in this crate with many more callers of it) otherwise call out of line.
+    /// Runs one seal or open of a `len`-byte plaintext with `aad_len` bytes of associated data
+    /// under the current nonce, then advances the sequence number; a failed operation leaves it
+    /// unchanged, and one over the AEAD's limits fails with `too_long`. Every seal and open of
+    /// a context, of a single-shot call and of the symmetric surface passes here, so its two
+    /// checks hold on every backend, before any backend is called. `#[inline]`: a few
+    /// instructions around every seal and open, which the runtime API's contexts (compiled in
+    /// this crate with many more callers of it) otherwise call out of line.
     #[inline]
     fn with_next_nonce<T>(
         &mut self,
