@@ -263,6 +263,9 @@ fn cose_recipients(input: &mut Input<'_>, data: &[u8]) {
     if let Some(at) = ours {
         list.insert(at, mine);
     }
+    if list.is_empty() {
+        return; // a COSE_Encrypt has at least one recipient (`Malformed` otherwise)
+    }
     let result = Decryptor::new(&key)
         .decrypt(&cbor(&message))
         .map_err(|e| match e {
