@@ -468,8 +468,10 @@ impl<'a> Decryptor<'a> {
     /// # Errors
     /// [`Error::Malformed`], [`Error::DuplicateLabel`], [`Error::Header`],
     /// [`Error::Critical`], [`Error::UnsupportedAlgorithm`], [`Error::UnsupportedIv`],
-    /// [`Error::Psk`] and [`Error::Detached`] as the rules say; [`Error::NoRecipient`] if the
-    /// message is for another key; [`Error::Decrypt`] if decryption fails.
+    /// [`Error::Psk`] and [`Error::Detached`] as the rules say; [`Error::TooLarge`] past a limit
+    /// (`MAX_HEADER_LEN`, `MAX_HEADER_LABELS`, `MAX_RECIPIENTS`, `MAX_TRIAL_OPENS`); when no
+    /// recipient opens, the most specific of [`Error::Decrypt`] (an open failed), [`Error::Psk`]
+    /// (a recipient for this key in another PSK mode) and [`Error::NoRecipient`].
     pub fn decrypt(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         match message(bytes)? {
             Decoded::Encrypt0(items) => self.encrypt0(&items),

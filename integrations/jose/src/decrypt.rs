@@ -188,9 +188,11 @@ impl<'a> Decryptor<'a> {
     /// Decrypts `jwe` for this key.
     ///
     /// # Errors
-    /// [`Error::Header`], [`Error::Critical`], [`Error::UnsupportedAlgorithm`] and
-    /// [`Error::Psk`] as the header rules say; [`Error::NoRecipient`] if no recipient is for
-    /// this key; [`Error::Decrypt`] if decryption fails.
+    /// [`Error::Header`], [`Error::Critical`] and [`Error::UnsupportedAlgorithm`] (an algorithm
+    /// -22 withdrew among them) as the header rules say; when no recipient opens, the most
+    /// specific of [`Error::Decrypt`] (an open failed), [`Error::Psk`] (a recipient for this key
+    /// in another PSK mode) and [`Error::NoRecipient`]; [`Error::TooLarge`] before an open past
+    /// [`crate::MAX_TRIAL_OPENS`].
     pub fn decrypt(&self, jwe: &Jwe) -> Result<Vec<u8>, Error> {
         self.check_crit(jwe)?;
         jwe.shared_headers_disjoint()?;
