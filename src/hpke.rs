@@ -3,6 +3,9 @@
 //!
 //! Every mode has its own functions; what a mode does not take is not a parameter. Encryption
 //! needs `A: SealingAead`, the authenticated modes need `K: AuthKem`, so misuse does not compile.
+//! A receiver's private key (and an Auth sender's static key) is one in this process or one a
+//! holder keeps elsewhere ([`crate::kem::DecapKey`] and its siblings): the same functions take
+//! either, and the function called, never the key, decides the mode.
 
 // `(EncappedKey<K>, SenderContext<K, F, A>)` is the RFC's `enc, ctx` pair; an alias would only
 // hide it. The single-shot functions take the RFC's arguments plus the RNG and buffer.
@@ -18,11 +21,11 @@ use crate::aead::{Aead, SealingAead, Tag};
 use crate::context::{ReceiverContext, SenderContext};
 use crate::kdf::Kdf;
 use crate::kem::{
-    AuthKem, EncappedKey, ExternalDh, Kem, PrivateKey, PublicKey, RecipientKey, SharedSecret,
+    AuthDecapKey, AuthEncapKey, AuthKem, DecapKey, EncappedKey, Kem, PublicKey, RecipientKey,
+    SharedSecret,
 };
 use crate::key_schedule::{Mode, key_schedule};
 use crate::psk::Psk;
-use crate::sealed::AuthKemEngine as _;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -32,7 +35,8 @@ use alloc::vec::Vec;
 macro_rules! single_shot_export {
     (
         $mode:literal, $setup_s:ident, $setup_r:ident,
-        [$($sa:ident: $st:ty),*], [$($ra:ident: $rt:ty),*],
+        [$($sg:ident: $sb:path),*] [$($sa:ident: $st:ty),*] -> $se:ty,
+        $rb:ident [$($ra:ident: $rt:ty),*],
         $send_export:ident, $receive_export:ident
     ) => {
         #[doc = concat!("`SendExport", $mode, "` (RFC 9180 §6.2): sets up a sender context and \
@@ -40,14 +44,14 @@ macro_rules! single_shot_export {
         ///
         /// # Errors
         /// As the setup function; [`Error::ExportTooLong`] if `out` exceeds the KDF's limit.
-        pub fn $send_export<R: CryptoRng + ?Sized>(
+        pub fn $send_export<R: CryptoRng + ?Sized $(, $sg: $sb + ?Sized)*>(
             rng: &mut R,
             pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             exporter_context: &[u8],
             out: &mut [u8],
             $($sa: $st),*
-        ) -> Result<EncappedKey<K>, Error> {
+        ) -> Result<EncappedKey<K>, $se> {
             let (enc, ctx) = Self::$setup_s(rng, pk_r, info, $($sa),*)?;
             ctx.export(exporter_context, out)?;
             Ok(enc)
@@ -58,15 +62,15 @@ macro_rules! single_shot_export {
         ///
         /// # Errors
         /// As the setup function; [`Error::ExportTooLong`] if `out` exceeds the KDF's limit.
-        pub fn $receive_export(
+        pub fn $receive_export<S: $rb<K> + ?Sized>(
             enc: &EncappedKey<K>,
-            sk_r: &PrivateKey<K>,
+            sk_r: &S,
             info: &[u8],
             exporter_context: &[u8],
             out: &mut [u8],
             $($ra: $rt),*
-        ) -> Result<(), Error> {
-            Self::$setup_r(enc, sk_r, info, $($ra),*)?.export(exporter_context, out)
+        ) -> Result<(), S::Error> {
+            Ok(Self::$setup_r(enc, sk_r, info, $($ra),*)?.export(exporter_context, out)?)
         }
     };
 }
@@ -76,7 +80,8 @@ macro_rules! single_shot_export {
 macro_rules! single_shot_seal_open {
     (
         $mode:literal, $setup_s:ident, $setup_r:ident,
-        [$($sa:ident: $st:ty),*], [$($ra:ident: $rt:ty),*],
+        [$($sg:ident: $sb:path),*] [$($sa:ident: $st:ty),*] -> $se:ty,
+        $rb:ident [$($ra:ident: $rt:ty),*],
         $seal:ident, $open:ident, $seal_in_place:ident, $open_in_place:ident,
         $seal_into:ident, $open_into:ident
     ) => {
@@ -85,14 +90,14 @@ macro_rules! single_shot_seal_open {
         /// # Errors
         /// As the setup function and [`SenderContext::seal`].
         #[cfg(feature = "alloc")]
-        pub fn $seal<R: CryptoRng + ?Sized>(
+        pub fn $seal<R: CryptoRng + ?Sized $(, $sg: $sb + ?Sized)*>(
             rng: &mut R,
             pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             aad: &[u8],
             pt: &[u8],
             $($sa: $st),*
-        ) -> Result<(EncappedKey<K>, Vec<u8>), Error> {
+        ) -> Result<(EncappedKey<K>, Vec<u8>), $se> {
             let (enc, mut ctx) = Self::$setup_s(rng, pk_r, info, $($sa),*)?;
             Ok((enc, ctx.seal(aad, pt)?))
         }
@@ -103,15 +108,15 @@ macro_rules! single_shot_seal_open {
         /// # Errors
         /// [`Error::Decap`] or [`Error::Open`].
         #[cfg(feature = "alloc")]
-        pub fn $open(
+        pub fn $open<S: $rb<K> + ?Sized>(
             enc: &EncappedKey<K>,
-            sk_r: &PrivateKey<K>,
+            sk_r: &S,
             info: &[u8],
             aad: &[u8],
             ct: &[u8],
             $($ra: $rt),*
-        ) -> Result<Vec<u8>, Error> {
-            Self::$setup_r(enc, sk_r, info, $($ra),*)?.open(aad, ct)
+        ) -> Result<Vec<u8>, S::Error> {
+            Ok(Self::$setup_r(enc, sk_r, info, $($ra),*)?.open(aad, ct)?)
         }
 
         #[doc = concat!("`Seal", $mode, "` in place: encrypts `buffer` and returns `enc` and \
@@ -119,14 +124,14 @@ macro_rules! single_shot_seal_open {
         ///
         /// # Errors
         /// As the setup function and [`SenderContext::seal_in_place_detached`].
-        pub fn $seal_in_place<R: CryptoRng + ?Sized>(
+        pub fn $seal_in_place<R: CryptoRng + ?Sized $(, $sg: $sb + ?Sized)*>(
             rng: &mut R,
             pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
             aad: &[u8],
             buffer: &mut [u8],
             $($sa: $st),*
-        ) -> Result<(EncappedKey<K>, Tag<A>), Error> {
+        ) -> Result<(EncappedKey<K>, Tag<A>), $se> {
             let (enc, mut ctx) = Self::$setup_s(rng, pk_r, info, $($sa),*)?;
             Ok((enc, ctx.seal_in_place_detached(aad, buffer)?))
         }
@@ -136,16 +141,16 @@ macro_rules! single_shot_seal_open {
         ///
         /// # Errors
         /// [`Error::Decap`] or [`Error::Open`].
-        pub fn $open_in_place(
+        pub fn $open_in_place<S: $rb<K> + ?Sized>(
             enc: &EncappedKey<K>,
-            sk_r: &PrivateKey<K>,
+            sk_r: &S,
             info: &[u8],
             aad: &[u8],
             buffer: &mut [u8],
             tag: &Tag<A>,
             $($ra: $rt),*
-        ) -> Result<(), Error> {
-            Self::$setup_r(enc, sk_r, info, $($ra),*)?.open_in_place_detached(aad, buffer, tag)
+        ) -> Result<(), S::Error> {
+            Ok(Self::$setup_r(enc, sk_r, info, $($ra),*)?.open_in_place_detached(aad, buffer, tag)?)
         }
 
         #[doc = concat!("`Seal", $mode, "` into a caller buffer: writes `ct || tag` to the \
@@ -153,7 +158,7 @@ macro_rules! single_shot_seal_open {
         ///
         /// # Errors
         /// As the setup function and [`SenderContext::seal_into`].
-        pub fn $seal_into<R: CryptoRng + ?Sized>(
+        pub fn $seal_into<R: CryptoRng + ?Sized $(, $sg: $sb + ?Sized)*>(
             rng: &mut R,
             pk_r: &(impl RecipientKey<K> + ?Sized),
             info: &[u8],
@@ -161,7 +166,7 @@ macro_rules! single_shot_seal_open {
             pt: &[u8],
             out: &mut [u8],
             $($sa: $st),*
-        ) -> Result<(EncappedKey<K>, usize), Error> {
+        ) -> Result<(EncappedKey<K>, usize), $se> {
             let (enc, mut ctx) = Self::$setup_s(rng, pk_r, info, $($sa),*)?;
             Ok((enc, ctx.seal_into(aad, pt, out)?))
         }
@@ -171,16 +176,16 @@ macro_rules! single_shot_seal_open {
         ///
         /// # Errors
         /// As the setup function and [`ReceiverContext::open_into`].
-        pub fn $open_into(
+        pub fn $open_into<S: $rb<K> + ?Sized>(
             enc: &EncappedKey<K>,
-            sk_r: &PrivateKey<K>,
+            sk_r: &S,
             info: &[u8],
             aad: &[u8],
             ct: &[u8],
             out: &mut [u8],
             $($ra: $rt),*
-        ) -> Result<usize, Error> {
-            Self::$setup_r(enc, sk_r, info, $($ra),*)?.open_into(aad, ct, out)
+        ) -> Result<usize, S::Error> {
+            Ok(Self::$setup_r(enc, sk_r, info, $($ra),*)?.open_into(aad, ct, out)?)
         }
     };
 }
@@ -240,12 +245,17 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ///
     /// # Errors
     /// [`Error::Decap`] if decapsulation fails.
-    pub fn setup_receiver_base(
+    pub fn setup_receiver_base<S: DecapKey<K> + ?Sized>(
         enc: &EncappedKey<K>,
-        sk_r: &PrivateKey<K>,
+        sk_r: &S,
         info: &[u8],
-    ) -> Result<ReceiverContext<K, F, A>, Error> {
-        Self::receiver(Mode::Base, K::decap(enc, sk_r)?, info, None)
+    ) -> Result<ReceiverContext<K, F, A>, S::Error> {
+        Ok(Self::receiver(
+            Mode::Base,
+            sk_r.decap_for(enc)?,
+            info,
+            None,
+        )?)
     }
 
     /// `SetupPSKS(pkR, info, psk, psk_id)` (RFC 9180 §5.1.2).
@@ -265,21 +275,27 @@ impl<K: Kem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ///
     /// # Errors
     /// [`Error::Decap`] if decapsulation fails.
-    pub fn setup_receiver_psk(
+    pub fn setup_receiver_psk<S: DecapKey<K> + ?Sized>(
         enc: &EncappedKey<K>,
-        sk_r: &PrivateKey<K>,
+        sk_r: &S,
         info: &[u8],
         psk: &Psk<'_>,
-    ) -> Result<ReceiverContext<K, F, A>, Error> {
-        Self::receiver(Mode::Psk, K::decap(enc, sk_r)?, info, Some(psk))
+    ) -> Result<ReceiverContext<K, F, A>, S::Error> {
+        Ok(Self::receiver(
+            Mode::Psk,
+            sk_r.decap_for(enc)?,
+            info,
+            Some(psk),
+        )?)
     }
 
     single_shot_export! {
-        "Base", setup_sender_base, setup_receiver_base, [], [],
+        "Base", setup_sender_base, setup_receiver_base, [] [] -> Error, DecapKey [],
         send_export_base, receive_export_base
     }
     single_shot_export! {
-        "PSK", setup_sender_psk, setup_receiver_psk, [psk: &Psk<'_>], [psk: &Psk<'_>],
+        "PSK", setup_sender_psk, setup_receiver_psk, [] [psk: &Psk<'_>] -> Error,
+        DecapKey [psk: &Psk<'_>],
         send_export_psk, receive_export_psk
     }
 }
@@ -289,133 +305,87 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
     ///
     /// # Errors
     /// [`Error::Encap`] if encapsulation fails.
-    pub fn setup_sender_auth<R: CryptoRng + ?Sized>(
+    pub fn setup_sender_auth<R: CryptoRng + ?Sized, Q: AuthEncapKey<K> + ?Sized>(
         rng: &mut R,
         pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
-        sk_s: &PrivateKey<K>,
-    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(
-            Mode::Auth,
-            crate::kem::auth_encap_to(rng, pk_r, sk_s)?,
-            info,
-            None,
-        )
-    }
-
-    /// `SetupR` in the mode the arguments give (Base, PSK with `psk`, Auth with `pk_s`,
-    /// AuthPSK with both; RFC 9180 §5.1.1-§5.1.4) with the receiver's private key held outside
-    /// the process: `sk_r` computes `DH(skR, pkE)` (and `DH(skR, pkS)`), typed-hpke does the
-    /// rest. The context is the one [`Hpke::setup_receiver_base`] and its siblings give for the
-    /// same key.
-    ///
-    /// # Errors
-    /// [`Error::Decap`] if `enc` is not a valid public key, the holder fails, or its output is
-    /// all zeros (§7.1.4).
-    pub fn setup_receiver_external(
-        enc: &EncappedKey<K>,
-        sk_r: &dyn ExternalDh<K>,
-        info: &[u8],
-        psk: Option<&Psk<'_>>,
-        pk_s: Option<&PublicKey<K>>,
-    ) -> Result<ReceiverContext<K, F, A>, Error> {
-        let shared_secret = K::AuthEngine::decap_external(enc, sk_r, pk_s)?;
-        Self::receiver(Mode::of(psk, pk_s), shared_secret, info, psk)
-    }
-
-    /// `SetupAuthS` (without `psk`) or `SetupAuthPSKS` (with it) (RFC 9180 §5.1.3, §5.1.4)
-    /// with the sender's static private key held outside the process: `sk_s` computes
-    /// `DH(skS, pkR)`; the ephemeral key is made here, as in [`Hpke::setup_sender_auth`].
-    ///
-    /// # Errors
-    /// [`Error::Encap`] if the holder fails or a Diffie-Hellman output is all zeros.
-    pub fn setup_sender_auth_external<R: CryptoRng + ?Sized>(
-        rng: &mut R,
-        pk_r: &(impl RecipientKey<K> + ?Sized),
-        info: &[u8],
-        psk: Option<&Psk<'_>>,
-        sk_s: &dyn ExternalDh<K>,
-    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        let encapped =
-            K::AuthEngine::auth_encap_external(rng, pk_r.public_key(), pk_r.precomputed(), sk_s)?;
-        let mode = if psk.is_some() {
-            Mode::AuthPsk
-        } else {
-            Mode::Auth
-        };
-        Self::sender(mode, encapped, info, psk)
+        sk_s: &Q,
+    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Q::Error> {
+        let encapped = crate::kem::auth_encap_to(rng, pk_r, sk_s)?;
+        Ok(Self::sender(Mode::Auth, encapped, info, None)?)
     }
 
     /// `SetupAuthR(enc, skR, info, pkS)` (RFC 9180 §5.1.3).
     ///
     /// # Errors
     /// [`Error::Decap`] if decapsulation fails.
-    pub fn setup_receiver_auth(
+    pub fn setup_receiver_auth<S: AuthDecapKey<K> + ?Sized>(
         enc: &EncappedKey<K>,
-        sk_r: &PrivateKey<K>,
+        sk_r: &S,
         info: &[u8],
         pk_s: &PublicKey<K>,
-    ) -> Result<ReceiverContext<K, F, A>, Error> {
-        Self::receiver(Mode::Auth, K::auth_decap(enc, sk_r, pk_s)?, info, None)
+    ) -> Result<ReceiverContext<K, F, A>, S::Error> {
+        let shared_secret = sk_r.auth_decap_for(enc, pk_s)?;
+        Ok(Self::receiver(Mode::Auth, shared_secret, info, None)?)
     }
 
     /// `SetupAuthPSKS(pkR, info, psk, psk_id, skS)` (RFC 9180 §5.1.4).
     ///
     /// # Errors
     /// [`Error::Encap`] if encapsulation fails.
-    pub fn setup_sender_auth_psk<R: CryptoRng + ?Sized>(
+    pub fn setup_sender_auth_psk<R: CryptoRng + ?Sized, Q: AuthEncapKey<K> + ?Sized>(
         rng: &mut R,
         pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
-        sk_s: &PrivateKey<K>,
-    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
-        Self::sender(
-            Mode::AuthPsk,
-            crate::kem::auth_encap_to(rng, pk_r, sk_s)?,
-            info,
-            Some(psk),
-        )
+        sk_s: &Q,
+    ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Q::Error> {
+        let encapped = crate::kem::auth_encap_to(rng, pk_r, sk_s)?;
+        Ok(Self::sender(Mode::AuthPsk, encapped, info, Some(psk))?)
     }
 
     /// `SetupAuthPSKR(enc, skR, info, psk, psk_id, pkS)` (RFC 9180 §5.1.4).
     ///
     /// # Errors
     /// [`Error::Decap`] if decapsulation fails.
-    pub fn setup_receiver_auth_psk(
+    pub fn setup_receiver_auth_psk<S: AuthDecapKey<K> + ?Sized>(
         enc: &EncappedKey<K>,
-        sk_r: &PrivateKey<K>,
+        sk_r: &S,
         info: &[u8],
         psk: &Psk<'_>,
         pk_s: &PublicKey<K>,
-    ) -> Result<ReceiverContext<K, F, A>, Error> {
-        Self::receiver(
+    ) -> Result<ReceiverContext<K, F, A>, S::Error> {
+        let shared_secret = sk_r.auth_decap_for(enc, pk_s)?;
+        Ok(Self::receiver(
             Mode::AuthPsk,
-            K::auth_decap(enc, sk_r, pk_s)?,
+            shared_secret,
             info,
             Some(psk),
-        )
+        )?)
     }
 
     single_shot_export! {
-        "Auth", setup_sender_auth, setup_receiver_auth, [sk_s: &PrivateKey<K>], [pk_s: &PublicKey<K>],
+        "Auth", setup_sender_auth, setup_receiver_auth,
+        [Q: AuthEncapKey<K>] [sk_s: &Q] -> Q::Error, AuthDecapKey [pk_s: &PublicKey<K>],
         send_export_auth, receive_export_auth
     }
     single_shot_export! {
         "AuthPSK", setup_sender_auth_psk, setup_receiver_auth_psk,
-        [psk: &Psk<'_>, sk_s: &PrivateKey<K>], [psk: &Psk<'_>, pk_s: &PublicKey<K>],
+        [Q: AuthEncapKey<K>] [psk: &Psk<'_>, sk_s: &Q] -> Q::Error,
+        AuthDecapKey [psk: &Psk<'_>, pk_s: &PublicKey<K>],
         send_export_auth_psk, receive_export_auth_psk
     }
 }
 
 impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
     single_shot_seal_open! {
-        "Base", setup_sender_base, setup_receiver_base, [], [],
+        "Base", setup_sender_base, setup_receiver_base, [] [] -> Error, DecapKey [],
         seal_base, open_base, seal_base_in_place_detached, open_base_in_place_detached,
         seal_base_into, open_base_into
     }
     single_shot_seal_open! {
-        "PSK", setup_sender_psk, setup_receiver_psk, [psk: &Psk<'_>], [psk: &Psk<'_>],
+        "PSK", setup_sender_psk, setup_receiver_psk, [] [psk: &Psk<'_>] -> Error,
+        DecapKey [psk: &Psk<'_>],
         seal_psk, open_psk, seal_psk_in_place_detached, open_psk_in_place_detached,
         seal_psk_into, open_psk_into
     }
@@ -453,13 +423,14 @@ impl<K: Kem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
 impl<K: AuthKem, F: Kdf, A: SealingAead> Hpke<K, F, A> {
     single_shot_seal_open! {
         "Auth", setup_sender_auth, setup_receiver_auth,
-        [sk_s: &PrivateKey<K>], [pk_s: &PublicKey<K>],
+        [Q: AuthEncapKey<K>] [sk_s: &Q] -> Q::Error, AuthDecapKey [pk_s: &PublicKey<K>],
         seal_auth, open_auth, seal_auth_in_place_detached, open_auth_in_place_detached,
         seal_auth_into, open_auth_into
     }
     single_shot_seal_open! {
         "AuthPSK", setup_sender_auth_psk, setup_receiver_auth_psk,
-        [psk: &Psk<'_>, sk_s: &PrivateKey<K>], [psk: &Psk<'_>, pk_s: &PublicKey<K>],
+        [Q: AuthEncapKey<K>] [psk: &Psk<'_>, sk_s: &Q] -> Q::Error,
+        AuthDecapKey [psk: &Psk<'_>, pk_s: &PublicKey<K>],
         seal_auth_psk, open_auth_psk, seal_auth_psk_in_place_detached,
         open_auth_psk_in_place_detached, seal_auth_psk_into, open_auth_psk_into
     }
@@ -524,7 +495,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         ikm_e: &[u8],
         pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
-        sk_s: &PrivateKey<K>,
+        sk_s: &crate::PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::Auth,
@@ -541,7 +512,7 @@ impl<K: AuthKem, F: Kdf, A: Aead> Hpke<K, F, A> {
         pk_r: &(impl RecipientKey<K> + ?Sized),
         info: &[u8],
         psk: &Psk<'_>,
-        sk_s: &PrivateKey<K>,
+        sk_s: &crate::PrivateKey<K>,
     ) -> Result<(EncappedKey<K>, SenderContext<K, F, A>), Error> {
         Self::sender(
             Mode::AuthPsk,

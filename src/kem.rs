@@ -24,6 +24,7 @@ mod graviola;
 #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
 pub(crate) use self::aws_lc::is_os_rng;
 mod dhkem;
+mod held;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 mod hybrid;
 #[cfg(feature = "secp256k1")]
@@ -43,6 +44,10 @@ mod x25519;
 mod x448;
 
 pub use self::dhkem::{DhGroup, DhKem};
+pub use self::held::{
+    AuthDecapKey, AuthEncapKey, DecapHolder, DecapKey, Decapsulated, DhAnswer, DhHolder, DhRequest,
+    ExternalDecap, ExternalDh, HeldKeyError,
+};
 #[cfg(all(feature = "pq", feature = "x25519"))]
 pub use self::hybrid::XWing;
 #[cfg(all(feature = "pq", feature = "nist"))]
@@ -89,7 +94,7 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
 
     /// The private key's representation, with whatever decapsulation would otherwise recompute.
     #[doc(hidden)]
-    type Sk: Clone + ZeroizeOnDrop;
+    type Sk: Clone + ZeroizeOnDrop + Send + Sync;
     /// The public key's representation: its bytes beside its parsed form.
     #[doc(hidden)]
     type Pk: Clone + Send + Sync;
@@ -170,72 +175,13 @@ pub trait AuthKem: Kem {
         pk_s: &PublicKey<Self>,
     ) -> Result<SharedSecret<Self>, Error>;
 
+    /// `Ndh`, the length of a Diffie-Hellman output (RFC 9180 §7.1): what a
+    /// [`DhHolder`] writes.
+    type NDh: ArraySize;
+
     /// The engine behind the authenticated operations (sealed).
     #[doc(hidden)]
     type AuthEngine: crate::sealed::AuthKemEngine<Self>;
-}
-
-/// A DH-KEM private key held outside the process: in a KMS, an HSM (PKCS#11), a secure enclave
-/// or another process, which computes `DH(sk, pk)` and never hands out `sk`. typed-hpke does
-/// everything else: it parses and validates the peer's public key before asking (so the holder
-/// is only ever asked about a valid point), refuses an all-zero output (RFC 9180 §7.1.4), and
-/// derives the shared secret and the context exactly as with an in-process key. Used by
-/// [`Hpke::setup_receiver_external`](crate::Hpke::setup_receiver_external) (every mode, the
-/// receiver's key outside) and [`Hpke::setup_sender_auth_external`](crate::Hpke::setup_sender_auth_external)
-/// (the auth modes' static sender key outside); [`crate::suite::ExternalPrivateKey`] is the
-/// runtime form.
-///
-/// ```
-/// # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
-/// use typed_hpke::aead::ChaCha20Poly1305;
-/// use typed_hpke::kdf::HkdfSha256;
-/// use typed_hpke::kem::{DhKemX25519HkdfSha256 as X25519, ExternalDh, Kem};
-/// use typed_hpke::{Error, Hpke, OsRng, PublicKey};
-///
-/// /// Stands for a KMS client: here it wraps a key only to compute with it.
-/// struct Kms {
-///     public_key: PublicKey<X25519>,
-/// #   key: typed_hpke::PrivateKey<X25519>,
-/// }
-///
-/// impl ExternalDh<X25519> for Kms {
-///     fn public_key(&self) -> &PublicKey<X25519> {
-///         &self.public_key
-///     }
-///     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-///         // Send `peer` (the serialized public key) to the KMS; write what it returns.
-/// #       let x = x25519_dalek::StaticSecret::from(<[u8; 32]>::try_from(&self.key.to_bytes()[..]).unwrap());
-/// #       let p = x25519_dalek::PublicKey::from(<[u8; 32]>::try_from(peer).unwrap());
-/// #       out.copy_from_slice(x.diffie_hellman(&p).as_bytes());
-///         Ok(())
-///     }
-/// }
-/// # let (key, public_key) = X25519::generate(&mut OsRng::default())?;
-/// # let kms = Kms { public_key: public_key.clone(), key };
-/// type S = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
-/// let (enc, ct) = S::seal_base(&mut OsRng::default(), &public_key, b"info", b"", b"hi")?;
-/// let mut rx = S::setup_receiver_external(&enc, &kms, b"info", None, None)?;
-/// assert_eq!(rx.open(b"", &ct)?, b"hi");
-/// # }
-/// # Ok::<(), typed_hpke::Error>(())
-/// ```
-pub trait ExternalDh<K: AuthKem> {
-    /// The key's public key (`pkRm`, or `pkSm` for a sender), as its holder publishes it. It
-    /// enters the shared secret's `kem_context`: a wrong one gives a context that opens
-    /// nothing.
-    fn public_key(&self) -> &PublicKey<K>;
-
-    /// `DH(sk, peer)`: the shared coordinate, `Ndh` bytes (32 for X25519 and P-256, 56 for
-    /// X448, 48 for P-384, 66 for P-521, 32 for secp256k1: the X25519 / X448 output, or the
-    /// x-coordinate of the shared point, big-endian, as RFC 9180 §7.1 and SEC 1 give it),
-    /// written to `out`, which has exactly that length. `peer` is a serialized public key of
-    /// the KEM (`Npk` bytes), already validated.
-    ///
-    /// # Errors
-    /// Whatever the holder reports. typed-hpke turns it into [`Error::Decap`] or
-    /// [`Error::Encap`], as it does every decapsulation or encapsulation failure; keep the
-    /// holder's own error beside the key if the caller needs it.
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error>;
 }
 
 /// A private key of the KEM `K`.

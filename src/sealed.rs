@@ -74,19 +74,17 @@ pub trait AuthKemEngine<K: AuthKem> {
         prepared: Option<&K::Prepared>,
         sk_s: &PrivateKey<K>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
-    /// `Decap(enc, skR)`, or `AuthDecap(enc, skR, pkS)` when `pk_s` is given, with `skR`
-    /// outside the process.
-    fn decap_external(
-        enc: &EncappedKey<K>,
-        sk_r: &dyn crate::kem::ExternalDh<K>,
-        pk_s: Option<&PublicKey<K>>,
-    ) -> Result<SharedSecret<K>, Error>;
-    /// `AuthEncap(pkR, skS)` with `skS` outside the process, through `prepared` when given.
-    fn auth_encap_external<R: rand_core::CryptoRng + ?Sized>(
+    /// `ExtractAndExpand(concat(dh), concat(kem_context))` (RFC 9180 §4.1): the shared secret
+    /// from Diffie-Hellman values computed elsewhere (a key's holder).
+    fn shared_secret(dh: &[&[u8]], kem_context: &[&[u8]]) -> Result<SharedSecret<K>, Error>;
+    /// `AuthEncap(pkR, skS)` with `DH(skS, pkR)` given (computed by the holder of `skS`, whose
+    /// public key is `pk_sm`), through `prepared` when given.
+    fn auth_encap_with_dh<R: rand_core::CryptoRng + ?Sized>(
         rng: &mut R,
         pk_r: &PublicKey<K>,
         prepared: Option<&K::Prepared>,
-        sk_s: &dyn crate::kem::ExternalDh<K>,
+        pk_sm: &[u8],
+        dh_s: &[u8],
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     /// `AuthEncap` with the ephemeral key pair `DeriveKeyPair(ikm_e)`. Called only by
     /// `hazmat`.

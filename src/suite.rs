@@ -76,6 +76,7 @@ mod table;
 mod any;
 #[macro_use]
 mod context;
+mod held;
 mod keys;
 mod steps;
 mod symmetric;
@@ -83,6 +84,8 @@ mod visitors;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+
+use core::fmt;
 
 use rand_core::CryptoRng;
 
@@ -102,9 +105,13 @@ mod typed {
 }
 
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
+#[cfg(feature = "alloc")]
+pub use self::held::{BoxedHolderError, HeldKey};
+pub use self::held::{DecapHolder, DhHolder, SenderKeyInput};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
 pub use self::symmetric::{Opener, Prk, Sealer};
+pub use crate::kem::{ExternalDecap, ExternalDh, HeldKeyError};
 #[cfg(feature = "serde")]
 pub use crate::serde_impls::WithKemId;
 
@@ -314,18 +321,31 @@ impl Suite {
     }
 }
 
-/// The sender's side of a mode. The auth modes take the sender's parsed private key
-/// ([`Suite::private_key_from_bytes`]); its `Debug` is redacted, as is the PSK's.
-#[derive(Clone, Copy, Debug)]
+/// The sender's side of a mode. The auth modes take the sender's static private key: a parsed
+/// runtime key ([`Suite::private_key_from_bytes`]) or one held elsewhere
+/// ([`ExternalDh`] over a [`DhHolder`]); its `Debug` is redacted, as is the PSK's.
+#[derive(Clone, Copy)]
 pub enum SenderMode<'a> {
     /// `mode_base`.
     Base,
     /// `mode_psk`.
     Psk(&'a Psk<'a>),
     /// `mode_auth`, with the sender's private key.
-    Auth(&'a PrivateKey),
+    Auth(&'a dyn SenderKeyInput),
     /// `mode_auth_psk`, with the PSK and the sender's private key.
-    AuthPsk(&'a Psk<'a>, &'a PrivateKey),
+    AuthPsk(&'a Psk<'a>, &'a dyn SenderKeyInput),
+}
+
+impl fmt::Debug for SenderMode<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use self::held::SenderKeyDebug as Key;
+        match *self {
+            Self::Base => f.write_str("Base"),
+            Self::Psk(psk) => f.debug_tuple("Psk").field(psk).finish(),
+            Self::Auth(sk) => f.debug_tuple("Auth").field(&Key(sk)).finish(),
+            Self::AuthPsk(psk, sk) => f.debug_tuple("AuthPsk").field(psk).field(&Key(sk)).finish(),
+        }
+    }
 }
 
 /// The recipient's side of a mode. The auth modes take the sender's parsed public key
@@ -343,7 +363,7 @@ pub enum ReceiverMode<'a> {
 }
 
 impl<'a> SenderMode<'a> {
-    fn parts(self) -> (Option<&'a Psk<'a>>, Option<&'a PrivateKey>) {
+    fn parts(self) -> (Option<&'a Psk<'a>>, Option<&'a dyn SenderKeyInput>) {
         match self {
             Self::Base => (None, None),
             Self::Psk(psk) => (Some(psk), None),
@@ -362,22 +382,6 @@ impl<'a> ReceiverMode<'a> {
             Self::AuthPsk(psk, pk_s) => (Some(psk), Some(pk_s)),
         }
     }
-}
-
-/// A DH-KEM private key held outside the process, for the runtime API: the counterpart of
-/// [`crate::kem::ExternalDh`], with the KEM given by its public key's. Used by
-/// [`Suite::setup_receiver_external`] and [`Suite::setup_sender_auth_external`].
-pub trait ExternalPrivateKey {
-    /// The key's public key (`pkRm`, or `pkSm`), as its holder publishes it; its KEM must be
-    /// the suite's.
-    fn public_key(&self) -> &PublicKey;
-
-    /// `DH(sk, peer)` into `out` (`Ndh` bytes), as [`crate::kem::ExternalDh::dh`] says; `peer`
-    /// is a serialized, validated public key of the KEM.
-    ///
-    /// # Errors
-    /// Whatever the holder reports; it becomes [`Error::Decap`] or [`Error::Encap`].
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error>;
 }
 
 /// A KEM chosen at run time by its `kem_id` alone, for code that handles keys before (or
@@ -564,20 +568,31 @@ impl Suite {
     ) -> Result<(EncappedKey, SenderContext), Error> {
         let (psk, sk_s) = mode.parts();
         let mut state = None;
-        let enc = {
-            let then = &mut |shared_secret: &[u8]| {
-                state = Some(self.schedule(Mode::of(psk, sk_s), shared_secret, info, psk)?);
-                Ok(())
-            };
-            with_rng!(rng, rng => {
-                let step = steps::Encap { rng, pk_r, sk_s, then };
-                if sk_s.is_some() {
-                    steps::by_auth_kem(self.kem, step)??
-                } else {
-                    steps::by_kem(self.kem, step)??
-                }
-            })
+        let mode = Mode::of(psk, sk_s);
+        let then = &mut |shared_secret: &[u8]| {
+            state = Some(self.schedule(mode, shared_secret, info, psk)?);
+            Ok(())
         };
+        let enc = with_rng!(rng, rng => match sk_s {
+            None => steps::by_kem(self.kem, steps::Encap { rng, pk_r, sk_s: None, then })??,
+            Some(sk_s) => {
+                let mut enc = None;
+                sk_s.with_sender_key(&mut |key| {
+                    enc = Some(match key {
+                        held::SenderKeyArg::Key(sk) => {
+                            let step = steps::Encap { rng: &mut *rng, pk_r, sk_s: Some(sk), then: &mut *then };
+                            steps::by_auth_kem(self.kem, step)??
+                        }
+                        held::SenderKeyArg::Dh(pk_s, ask) => {
+                            let step = steps::AuthEncapHeld { rng: &mut *rng, pk_r, pk_s, ask, then: &mut *then };
+                            steps::by_auth_kem(self.kem, step)??
+                        }
+                    });
+                    Ok(())
+                })?;
+                enc.ok_or(Error::Encap)?
+            }
+        });
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Encap)?;
         Ok((enc, SenderContext(state)))
@@ -596,27 +611,45 @@ impl Suite {
         sk_r: &S,
         info: &[u8],
         mode: ReceiverMode<'_>,
-    ) -> Result<ReceiverContext, Error> {
-        self.setup_receiver_in(enc, sk_r.private_key_arg(), info, mode)
+    ) -> Result<ReceiverContext, S::Error> {
+        sk_r.with_key(|sk_r| self.setup_receiver_in(enc, sk_r, info, mode))
     }
 
     fn setup_receiver_in(
         &self,
         enc: &[u8],
-        sk_r: KeyArg<'_, PrivateKey>,
+        sk_r: held::SkArg<'_>,
         info: &[u8],
         mode: ReceiverMode<'_>,
     ) -> Result<ReceiverContext, Error> {
-        self.receiver(info, mode, |pk_s, then| {
-            let step = steps::Decap {
-                enc,
-                sk_r,
-                pk_s,
-                then,
-            };
-            if pk_s.is_some() {
+        self.receiver(info, mode, |pk_s, then| match sk_r {
+            held::SkArg::Key(sk_r) => {
+                let step = steps::Decap {
+                    enc,
+                    sk_r,
+                    pk_s,
+                    then,
+                };
+                if pk_s.is_some() {
+                    steps::by_auth_kem(self.kem, step)?
+                } else {
+                    steps::by_kem(self.kem, step)?
+                }
+            }
+            held::SkArg::Dh(pk, ask) => {
+                let step = steps::DecapHeld {
+                    enc,
+                    pk,
+                    ask,
+                    pk_s,
+                    then,
+                };
                 steps::by_auth_kem(self.kem, step)?
-            } else {
+            }
+            // `AuthDecap` needs the Diffie-Hellman values, which this holder does not give.
+            held::SkArg::Decap(..) if pk_s.is_some() => Err(Error::UnsupportedOperation),
+            held::SkArg::Decap(pk, ask) => {
+                let step = steps::DecapWhole { enc, pk, ask, then };
                 steps::by_kem(self.kem, step)?
             }
         })
@@ -640,71 +673,6 @@ impl Suite {
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Decap)?;
         Ok(ReceiverContext(state))
-    }
-
-    /// `SetupR` (RFC 9180 §5.1.1-§5.1.4) in the mode `mode` with the receiver's private key
-    /// held outside the process (a KMS, an HSM, a secure enclave): `sk_r` computes the
-    /// Diffie-Hellman values, typed-hpke the rest, as
-    /// [`Hpke::setup_receiver_external`](crate::Hpke::setup_receiver_external) does. DH-KEMs
-    /// only: the post-quantum KEMs have no Diffie-Hellman to hand out.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedOperation`] for a KEM that is not a DH-KEM;
-    /// [`Error::InvalidPrivateKey`] if `sk_r`'s public key is another KEM's;
-    /// [`Error::InvalidPublicKey`] for such a `pkS`; [`Error::InvalidEncappedKey`] for an
-    /// `enc` of the wrong length; [`Error::Decap`] as the typed function gives it.
-    pub fn setup_receiver_external(
-        &self,
-        enc: &[u8],
-        sk_r: &dyn ExternalPrivateKey,
-        info: &[u8],
-        mode: ReceiverMode<'_>,
-    ) -> Result<ReceiverContext, Error> {
-        self.receiver(info, mode, |pk_s, then| {
-            let step = steps::DecapExternal {
-                enc,
-                sk_r,
-                pk_s,
-                then,
-            };
-            steps::by_auth_kem(self.kem, step)?
-        })
-    }
-
-    /// `SetupAuthS` / `SetupAuthPSKS` (RFC 9180 §5.1.3, §5.1.4; AuthPSK when `psk` is given)
-    /// with the sender's static private key held outside the process, as
-    /// [`Hpke::setup_sender_auth_external`](crate::Hpke::setup_sender_auth_external) does.
-    ///
-    /// # Errors
-    /// As [`Suite::setup_receiver_external`] for the KEM and the keys; [`Error::Encap`] if the
-    /// holder fails or a Diffie-Hellman output is all zeros.
-    pub fn setup_sender_auth_external<R: CryptoRng + ?Sized, P: PublicKeyInput + ?Sized>(
-        &self,
-        rng: &mut R,
-        pk_r: &P,
-        info: &[u8],
-        psk: Option<&Psk<'_>>,
-        sk_s: &dyn ExternalPrivateKey,
-    ) -> Result<(EncappedKey, SenderContext), Error> {
-        let mode = if psk.is_some() {
-            Mode::AuthPsk
-        } else {
-            Mode::Auth
-        };
-        let mut state = None;
-        let enc = {
-            let then = &mut |shared_secret: &[u8]| {
-                state = Some(self.schedule(mode, shared_secret, info, psk)?);
-                Ok(())
-            };
-            let pk_r = pk_r.public_key_arg();
-            with_rng!(Rng::of(&mut &mut *rng), rng => {
-                let step = steps::AuthEncapExternal { rng, pk_r, sk_s, then };
-                steps::by_auth_kem(self.kem, step)??
-            })
-        };
-        let state = state.ok_or(Error::Encap)?;
-        Ok((enc, SenderContext(state)))
     }
 
     /// The key schedule (RFC 9180 §5.1) on a KEM step's shared secret: the context's state.
@@ -829,9 +797,9 @@ impl Suite {
         aad: &[u8],
         ct: &[u8],
         mode: ReceiverMode<'_>,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<Vec<u8>, S::Error> {
         self.require_seal()?;
-        self.setup_receiver(enc, sk_r, info, mode)?.open(aad, ct)
+        Ok(self.setup_receiver(enc, sk_r, info, mode)?.open(aad, ct)?)
     }
 
     /// Single-shot `SendExport` (RFC 9180 §6.2): fills `out` and returns `enc`.
@@ -866,8 +834,9 @@ impl Suite {
         exporter_context: &[u8],
         out: &mut [u8],
         mode: ReceiverMode<'_>,
-    ) -> Result<(), Error> {
-        self.setup_receiver(enc, sk_r, info, mode)?
-            .export(exporter_context, out)
+    ) -> Result<(), S::Error> {
+        Ok(self
+            .setup_receiver(enc, sk_r, info, mode)?
+            .export(exporter_context, out)?)
     }
 }

@@ -17,7 +17,9 @@ use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly,
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
-use typed_hpke::kem::{DhKemX448HkdfSha512, DhKemX25519HkdfSha256, ExternalDh, Kem, PublicKey};
+use typed_hpke::kem::{
+    DhHolder, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, ExternalDh, HeldKeyError, Kem, PublicKey,
+};
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::symmetric::{Opener, Prk, Sealer, TwoStageKdf};
 use typed_hpke::{EncappedKey, Error, Hpke, OsRng, Psk};
@@ -158,11 +160,12 @@ fn over_long_exports_refused_not_truncated() {
 /// or the peer's low-order point passed through).
 struct ZeroHolder<K: Kem>(PublicKey<K>);
 
-impl<K: typed_hpke::kem::AuthKem> ExternalDh<K> for ZeroHolder<K> {
+impl<K: typed_hpke::kem::AuthKem> DhHolder<K> for ZeroHolder<K> {
+    type Error = core::convert::Infallible;
     fn public_key(&self) -> &PublicKey<K> {
         &self.0
     }
-    fn dh(&self, _peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn dh(&self, _peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), Self::Error> {
         out.fill(0);
         Ok(())
     }
@@ -171,11 +174,12 @@ impl<K: typed_hpke::kem::AuthKem> ExternalDh<K> for ZeroHolder<K> {
 /// The runtime API's holder of a key held elsewhere, returning the all-zero value.
 struct RuntimeZeroHolder(suite::PublicKey);
 
-impl suite::ExternalPrivateKey for RuntimeZeroHolder {
+impl suite::DhHolder for RuntimeZeroHolder {
+    type Error = core::convert::Infallible;
     fn public_key(&self) -> &suite::PublicKey {
         &self.0
     }
-    fn dh(&self, _peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+    fn dh(&self, _peer: &[u8], out: &mut [u8]) -> Result<(), Self::Error> {
         out.fill(0);
         Ok(())
     }
@@ -213,17 +217,17 @@ fn zero_output<K: typed_hpke::kem::AuthKem>(low_order: &[u8]) {
     );
     // An honest `enc`, and a holder that returns zeros.
     let (enc, _) = H::<K>::setup_sender_base(&mut rng, &pk, b"").unwrap();
-    let holder = ZeroHolder(pk.clone());
+    let holder = ExternalDh(ZeroHolder(pk.clone()));
     assert_eq!(
-        H::<K>::setup_receiver_external(&enc, &holder, b"", None, None).map(drop),
-        Err(Error::Decap)
+        H::<K>::setup_receiver_base(&enc, &holder, b"").map(drop),
+        Err(HeldKeyError::Hpke(Error::Decap))
     );
-    let runtime = RuntimeZeroHolder(suite::PublicKey::from(pk));
+    let runtime = ExternalDh(RuntimeZeroHolder(suite::PublicKey::from(pk)));
     assert_eq!(
         suite
-            .setup_receiver_external(enc.as_bytes(), &runtime, b"", ReceiverMode::Base)
+            .setup_receiver(enc.as_bytes(), &runtime, b"", ReceiverMode::Base)
             .map(drop),
-        Err(Error::Decap)
+        Err(HeldKeyError::Hpke(Error::Decap))
     );
 }
 
@@ -242,10 +246,10 @@ fn all_zero_dh_output_from_a_holder_refused_on_every_dh_kem() {
         let mut rng = OsRng::default();
         let (_, pk) = K::generate(&mut rng).unwrap();
         let (enc, _) = H::<K>::setup_sender_base(&mut rng, &pk, b"").unwrap();
-        let holder = ZeroHolder(pk);
+        let holder = ExternalDh(ZeroHolder(pk));
         assert_eq!(
-            H::<K>::setup_receiver_external(&enc, &holder, b"", None, None).map(drop),
-            Err(Error::Decap),
+            H::<K>::setup_receiver_base(&enc, &holder, b"").map(drop),
+            Err(HeldKeyError::Hpke(Error::Decap)),
             "{:#06x}",
             K::ID
         );

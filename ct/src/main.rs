@@ -414,15 +414,19 @@ fn portable_ml_kem(only: Option<u16>) {
     hazmat::force_portable_ml_kem(false);
 }
 
-/// A key held outside the process (`kem::ExternalDh`, `suite::ExternalPrivateKey`) on X25519:
-/// the holder's scalar and every DH output it returns are secret; receiver setups in every
-/// mode, typed and runtime, and the authenticated sender with the external static key; not
-/// when `only` names another KEM.
+/// Keys held outside the process on X25519 (`kem::DhHolder` / `suite::DhHolder` through
+/// `ExternalDh`, and the two-step `DhRequest`): the holder's scalar and every DH output it
+/// returns are secret; the receiver in every mode, typed and runtime, and the Auth sender with
+/// the held static key. Then an ML-KEM-768 key whose holder decapsulates whole
+/// (`ExternalDecap`, `Decapsulated`): the shared secret it returns is secret. Not when `only`
+/// names another KEM.
 fn external(only: Option<u16>) {
-    use typed_hpke::kem::ExternalDh;
-    use typed_hpke::suite::ExternalPrivateKey;
+    use typed_hpke::kem::{DhHolder, DhRequest, ExternalDh};
     type X = DhKemX25519HkdfSha256;
     type S = Hpke<X, HkdfSha256, ChaCha20Poly1305>;
+    if only.is_none_or(|id| id == MlKem768::ID) {
+        decapsulating_holder();
+    }
     if only.is_some_and(|id| id != X::ID) {
         return;
     }
@@ -433,25 +437,27 @@ fn external(only: Option<u16>) {
         runtime: typed_hpke::suite::PublicKey,
     }
     impl Holder {
-        fn compute(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
-            let peer = <[u8; 32]>::try_from(peer).map_err(|_| typed_hpke::Error::Decap)?;
+        fn compute(&self, peer: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
+            let peer = <[u8; 32]>::try_from(peer).map_err(|_| "peer")?;
             out.copy_from_slice(self.sk.diffie_hellman(&peer.into()).as_bytes());
             Ok(())
         }
     }
-    impl ExternalDh<X> for Holder {
+    impl DhHolder<X> for Holder {
+        type Error = &'static str;
         fn public_key(&self) -> &PublicKey<X> {
             &self.public
         }
-        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
-            self.compute(peer, out)
+        fn dh(&self, peer: &PublicKey<X>, out: &mut [u8]) -> Result<(), &'static str> {
+            self.compute(peer.as_bytes(), out)
         }
     }
-    impl ExternalPrivateKey for Holder {
+    impl typed_hpke::suite::DhHolder for Holder {
+        type Error = &'static str;
         fn public_key(&self) -> &typed_hpke::suite::PublicKey {
             &self.runtime
         }
-        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+        fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
             self.compute(peer, out)
         }
     }
@@ -468,11 +474,14 @@ fn external(only: Option<u16>) {
         }
     };
     let (r, sender) = (holder(50), holder(51));
+    let (held_r, held_s) = (ExternalDh(&r), ExternalDh(&sender));
     let (sk_s, pk_s) = recipient::<X>(52);
     let psk_bytes = secret_array::<32>(53);
     let psk = Psk::new(&psk_bytes, b"ct psk id").expect("psk");
     let mut rng = MarkedRng(54);
     let pt = secret_array::<40>(55);
+    let suite = Suite::of::<X, HkdfSha256, ChaCha20Poly1305>();
+    let rt_pk_s = typed_hpke::suite::PublicKey::from(pk_s.clone());
     for (mode, psk, auth) in [
         ("base", None, false),
         ("psk", Some(&psk), false),
@@ -487,14 +496,43 @@ fn external(only: Option<u16>) {
         }
         .expect("setup");
         let enc = peer_enc(&enc);
-        let pk_s_arg = auth.then_some(&pk_s);
-        let mut rx = S::setup_receiver_external(&enc, &r, INFO, psk, pk_s_arg).expect("setup");
-        step(s, &format!("{mode}: typed setup_receiver_external"));
+        let mut rx = match (psk, auth) {
+            (None, false) => S::setup_receiver_base(&enc, &held_r, INFO),
+            (Some(p), false) => S::setup_receiver_psk(&enc, &held_r, INFO, p),
+            (None, true) => S::setup_receiver_auth(&enc, &held_r, INFO, &pk_s),
+            (Some(p), true) => S::setup_receiver_auth_psk(&enc, &held_r, INFO, p, &pk_s),
+        }
+        .expect("setup");
+        step(s, &format!("{mode}: typed setup with ExternalDh"));
         let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
         assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
         step(s, &format!("{mode}: open"));
-        let suite = Suite::of::<X, HkdfSha256, ChaCha20Poly1305>();
-        let rt_pk_s = typed_hpke::suite::PublicKey::from(pk_s.clone());
+        // The two steps, the holder answering in between.
+        let request = if auth {
+            DhRequest::auth_decap(&enc, &r.public, &pk_s)
+        } else {
+            DhRequest::decap(&enc, &r.public)
+        }
+        .expect("request");
+        let answers: Vec<[u8; 32]> = request
+            .peers()
+            .map(|peer| {
+                let mut out = [0u8; 32];
+                r.compute(peer.as_bytes(), &mut out).expect("dh");
+                out
+            })
+            .collect();
+        let answers: Vec<&[u8]> = answers.iter().map(|a| &a[..]).collect();
+        let answered = request.answer(&answers).expect("answer");
+        let mut rx2 = match (psk, auth) {
+            (None, false) => S::setup_receiver_base(&enc, &answered, INFO),
+            (Some(p), false) => S::setup_receiver_psk(&enc, &answered, INFO, p),
+            (None, true) => S::setup_receiver_auth(&enc, &answered, INFO, &pk_s),
+            (Some(p), true) => S::setup_receiver_auth_psk(&enc, &answered, INFO, p, &pk_s),
+        }
+        .expect("setup");
+        step(s, &format!("{mode}: typed setup with a DhRequest's answer"));
+        assert!(same(&rx2.open(AAD, &ct).expect("open"), &pt));
         let rt_mode = match (psk, auth) {
             (None, false) => ReceiverMode::Base,
             (Some(p), false) => ReceiverMode::Psk(p),
@@ -502,22 +540,80 @@ fn external(only: Option<u16>) {
             (Some(p), true) => ReceiverMode::AuthPsk(p, &rt_pk_s),
         };
         let mut rt = suite
-            .setup_receiver_external(enc.as_bytes(), &r, INFO, rt_mode)
+            .setup_receiver(enc.as_bytes(), &held_r, INFO, rt_mode)
             .expect("setup");
-        step(s, &format!("{mode}: runtime setup_receiver_external"));
+        step(s, &format!("{mode}: runtime setup with ExternalDh"));
         assert!(same(&rt.open(AAD, &ct).expect("open"), &pt));
         if auth {
-            let (enc, mut tx) =
-                S::setup_sender_auth_external(&mut rng, &pk_s, INFO, psk, &sender).expect("setup");
-            step(s, &format!("{mode}: typed setup_sender_auth_external"));
+            let (enc, mut tx) = match psk {
+                None => S::setup_sender_auth(&mut rng, &pk_s, INFO, &held_s),
+                Some(p) => S::setup_sender_auth_psk(&mut rng, &pk_s, INFO, p, &held_s),
+            }
+            .expect("setup");
+            step(s, &format!("{mode}: typed Auth sender with ExternalDh"));
             let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+            let rt_sender = match psk {
+                None => SenderMode::Auth(&held_s),
+                Some(p) => SenderMode::AuthPsk(p, &held_s),
+            };
             let (_, mut tx2) = suite
-                .setup_sender_auth_external(&mut rng, &rt_pk_s, INFO, psk, &sender)
+                .setup_sender(&mut rng, &rt_pk_s, INFO, rt_sender)
                 .expect("setup");
-            step(s, &format!("{mode}: runtime setup_sender_auth_external"));
+            step(s, &format!("{mode}: runtime Auth sender with ExternalDh"));
             drop((enc, ct, tx2.seal(AAD, &pt).expect("seal")));
         }
     }
+}
+
+/// An ML-KEM-768 key whose holder decapsulates whole (here in process, from a secret seed):
+/// the shared secret it returns is secret, through `ExternalDecap` (typed and runtime) and
+/// `Decapsulated`.
+fn decapsulating_holder() {
+    use typed_hpke::kem::{DecapHolder, Decapsulated, ExternalDecap};
+    type M = MlKem768;
+    type S = Hpke<M, HkdfSha256, Aes128Gcm>;
+    struct Holder(PrivateKey<M>, typed_hpke::suite::PublicKey);
+    impl DecapHolder<M> for Holder {
+        type Error = &'static str;
+        fn decapsulate(&self, enc: &EncappedKey<M>, out: &mut [u8]) -> Result<(), &'static str> {
+            out.copy_from_slice(M::decap(enc, &self.0).map_err(|_| "decap")?.as_bytes());
+            Ok(())
+        }
+    }
+    impl typed_hpke::suite::DecapHolder for Holder {
+        type Error = &'static str;
+        fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+            &self.1
+        }
+        fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
+            let enc = EncappedKey::<M>::from_bytes(enc).map_err(|_| "enc")?;
+            DecapHolder::decapsulate(self, &enc, out)
+        }
+    }
+    let s = "external ML-KEM-768";
+    let (sk, pk) = recipient::<M>(56);
+    let holder = Holder(sk, typed_hpke::suite::PublicKey::from(pk.clone()));
+    let mut rng = MarkedRng(57);
+    let pt = secret_array::<40>(58);
+    let (enc, mut tx) = S::setup_sender_base(&mut rng, &pk, INFO).expect("setup");
+    let enc = peer_enc(&enc);
+    let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+    let held = ExternalDecap(&holder);
+    let mut rx = S::setup_receiver_base(&enc, &held, INFO).expect("setup");
+    step(s, "base: typed setup with ExternalDecap");
+    assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
+    let mut secret_out = [0u8; 32];
+    DecapHolder::decapsulate(&holder, &enc, &mut secret_out).expect("decap");
+    let key = Decapsulated::new(&enc, &secret_out).expect("answer");
+    let mut rx = S::setup_receiver_base(&enc, &key, INFO).expect("setup");
+    step(s, "base: typed setup with Decapsulated");
+    assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
+    let suite = Suite::of::<M, HkdfSha256, Aes128Gcm>();
+    let mut rt = suite
+        .setup_receiver(enc.as_bytes(), &held, INFO, ReceiverMode::Base)
+        .expect("setup");
+    step(s, "base: runtime setup with ExternalDecap");
+    assert!(same(&rt.open(AAD, &ct).expect("open"), &pt));
 }
 
 /// A deliberate branch on a secret byte, which memcheck must report (`ct/run` checks that it

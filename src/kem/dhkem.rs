@@ -35,7 +35,7 @@ pub trait DhGroup: crate::sealed::Sealed + Sized + 'static {
     type NDh: ArraySize;
     /// A secret scalar, ready to multiply.
     #[doc(hidden)]
-    type Scalar: Clone + Zeroize;
+    type Scalar: Clone + Zeroize + Send + Sync;
     /// A validated public point, ready to be multiplied.
     #[doc(hidden)]
     type Point: Clone + Send + Sync;
@@ -164,24 +164,6 @@ impl<G: DhGroup> DhKem<G> {
         };
         // §7.1.4: abort on an all-zero (or identity) output, decided in one public place.
         if crate::declassify::dh_output_valid(ok) {
-            Ok(dh)
-        } else {
-            Err(err)
-        }
-    }
-
-    /// `dh = DH(sk, peer)` computed by the key's holder (`ExternalDh`), failing with `err` if
-    /// the holder fails or returns all zeros: §7.1.4's check for the Montgomery curves; for
-    /// the Weierstrass curves a holder cannot express the identity, and an all-zero
-    /// x-coordinate from a validated peer is refused as well.
-    fn external_dh(
-        key: &dyn super::ExternalDh<Self>,
-        peer: &[u8],
-        err: Error,
-    ) -> Result<Zeroizing<Array<u8, G::NDh>>, Error> {
-        let mut dh = Zeroizing::new(Array::<u8, G::NDh>::default());
-        key.dh(peer, &mut dh).map_err(|_| err)?;
-        if crate::declassify::dh_output_valid(!is_all_zero(&dh)) {
             Ok(dh)
         } else {
             Err(err)
@@ -346,6 +328,7 @@ impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
 
 impl<G: DhGroup> AuthKem for DhKem<G> {
     type AuthEngine = Self;
+    type NDh = G::NDh;
 
     fn auth_encap<R: CryptoRng + ?Sized>(
         rng: &mut R,
@@ -394,44 +377,24 @@ impl<G: DhGroup> AuthKemEngine<DhKem<G>> for DhKem<G> {
         Self::auth_encap_with(sk_e.sk, pk_r, table, sk_s)
     }
 
-    fn decap_external(
-        enc: &EncappedKey<Self>,
-        sk_r: &dyn super::ExternalDh<Self>,
-        pk_s: Option<&PublicKey<Self>>,
-    ) -> Result<SharedSecret<Self>, Error> {
-        // pkE = DeserializePublicKey(enc): validated before the holder is asked.
-        G::Engine::point_from_bytes(&enc.enc).map_err(|_| Error::Decap)?;
-        // dh = DH(skR, pkE), or concat(DH(skR, pkE), DH(skR, pkS))
-        let dh_e = Self::external_dh(sk_r, &enc.enc, Error::Decap)?;
-        let pk_rm = &sk_r.public_key().pk.bytes;
-        match pk_s {
-            // kem_context = concat(enc, pkRm)
-            None => Self::extract_and_expand(&[&dh_e], &[&enc.enc, pk_rm]),
-            Some(pk_s) => {
-                let dh_s = Self::external_dh(sk_r, &pk_s.pk.bytes, Error::Decap)?;
-                // kem_context = concat(enc, pkRm, pkSm)
-                Self::extract_and_expand(&[&dh_e, &dh_s], &[&enc.enc, pk_rm, &pk_s.pk.bytes])
-            }
-        }
-        .map_err(|_| Error::Decap)
+    fn shared_secret(dh: &[&[u8]], kem_context: &[&[u8]]) -> Result<SharedSecret<Self>, Error> {
+        Self::extract_and_expand(dh, kem_context)
     }
 
-    fn auth_encap_external<R: CryptoRng + ?Sized>(
+    fn auth_encap_with_dh<R: CryptoRng + ?Sized>(
         rng: &mut R,
         pk_r: &PublicKey<Self>,
         table: Option<&G::Table>,
-        sk_s: &dyn super::ExternalDh<Self>,
+        pk_sm: &[u8],
+        dh_s: &[u8],
     ) -> Result<(SharedSecret<Self>, EncappedKey<Self>), Error> {
         let sk_e = DhPrivateKey::<G>::new(G::Engine::random_scalar(rng).ok_or(Error::Encap)?);
         // dh = concat(DH(skE, pkR), DH(skS, pkR))
         let dh_e = Self::dh_to(&sk_e.scalar, &pk_r.pk.point, table, Error::Encap)?;
-        let dh_s = Self::external_dh(sk_s, &pk_r.pk.bytes, Error::Encap)?;
         let enc = sk_e.public.bytes.clone();
         // kem_context = concat(enc, pkRm, pkSm)
-        let shared_secret = Self::extract_and_expand(
-            &[&dh_e, &dh_s],
-            &[&enc, &pk_r.pk.bytes, &sk_s.public_key().pk.bytes],
-        )?;
+        let shared_secret =
+            Self::extract_and_expand(&[&dh_e, dh_s], &[&enc, &pk_r.pk.bytes, pk_sm])?;
         Ok((shared_secret, EncappedKey { enc }))
     }
 }

@@ -9,9 +9,11 @@
 
 use rand_core::CryptoRng;
 
-use super::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+use super::{AuthKem, EncappedKey, Kem, PublicKey, SharedSecret};
 use crate::Error;
-use crate::sealed::{AuthKemEngine as _, KemEngine as _};
+#[cfg(feature = "hazmat")]
+use crate::sealed::AuthKemEngine as _;
+use crate::sealed::KemEngine as _;
 
 /// A key a sender encapsulates to: a [`PublicKey<K>`], or a [`PreparedPublicKey<K>`] made from
 /// one. Every sender-side setup, seal and export function takes either. Sealed.
@@ -75,13 +77,20 @@ pub(crate) fn encap_to<K: Kem, R: CryptoRng + ?Sized, P: RecipientKey<K> + ?Size
     K::Engine::encap_to(rng, to.public_key(), to.precomputed())
 }
 
-/// `AuthEncap(pkR, skS)` to either kind of recipient key.
-pub(crate) fn auth_encap_to<K: AuthKem, R: CryptoRng + ?Sized, P: RecipientKey<K> + ?Sized>(
+/// `AuthEncap(pkR, skS)` to either kind of recipient key, with the sender's key in process
+/// or held elsewhere.
+pub(crate) fn auth_encap_to<K, R, P, Q>(
     rng: &mut R,
     to: &P,
-    sk_s: &PrivateKey<K>,
-) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
-    K::AuthEngine::auth_encap_to(rng, to.public_key(), to.precomputed(), sk_s)
+    sk_s: &Q,
+) -> Result<(SharedSecret<K>, EncappedKey<K>), Q::Error>
+where
+    K: AuthKem,
+    R: CryptoRng + ?Sized,
+    P: RecipientKey<K> + ?Sized,
+    Q: super::AuthEncapKey<K> + ?Sized,
+{
+    sk_s.auth_encap_for(rng, to.public_key(), to.precomputed())
 }
 
 /// Deterministic `Encap` to either kind of recipient key (known-answer tests).
@@ -98,7 +107,7 @@ pub(crate) fn encap_deterministic_to<K: Kem, P: RecipientKey<K> + ?Sized>(
 pub(crate) fn auth_encap_deterministic_to<K: AuthKem, P: RecipientKey<K> + ?Sized>(
     ikm_e: &[u8],
     to: &P,
-    sk_s: &PrivateKey<K>,
+    sk_s: &crate::PrivateKey<K>,
 ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
     K::AuthEngine::auth_encap_deterministic(ikm_e, to.public_key(), to.precomputed(), sk_s)
 }
@@ -112,7 +121,7 @@ mod prepared_key {
 
     use super::RecipientKey;
     use crate::Error;
-    use crate::kem::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+    use crate::kem::{AuthKem, EncappedKey, Kem, PublicKey, SharedSecret};
     use crate::sealed::KemEngine as _;
 
     /// A public key prepared for repeated encapsulation: the key beside a precomputed table of
@@ -187,7 +196,7 @@ mod prepared_key {
         pub fn auth_encap<R: rand_core::CryptoRng + ?Sized>(
             &self,
             rng: &mut R,
-            sk_s: &PrivateKey<K>,
+            sk_s: &crate::PrivateKey<K>,
         ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>
         where
             K: AuthKem,

@@ -240,16 +240,28 @@ impl<T> Clone for KeyArg<'_, T> {
 
 impl<T> Copy for KeyArg<'_, T> {}
 
-mod private {
+pub(crate) mod private {
     pub trait Sealed {}
 }
 
-/// What [`Suite`](crate::suite::Suite)'s functions take as a private key: a parsed
-/// [`PrivateKey`] (parsed once, the fast choice for a key used more than once) or its
-/// serialized bytes (`[u8]`, `[u8; N]`, `Vec<u8>`, `Zeroizing<Vec<u8>>`), parsed on each call.
+/// What [`Suite`](crate::suite::Suite)'s functions take as a receiver's private key: a parsed
+/// [`PrivateKey`] (parsed once, the fast choice for a key used more than once), its
+/// serialized bytes (`[u8]`, `[u8; N]`, `Vec<u8>`, `Zeroizing<Vec<u8>>`), parsed on each call,
+/// or a key held elsewhere ([`ExternalDh`](crate::kem::ExternalDh) over a
+/// [`suite::DhHolder`](crate::suite::DhHolder), [`ExternalDecap`](crate::kem::ExternalDecap)
+/// over a [`suite::DecapHolder`](crate::suite::DecapHolder)).
 pub trait PrivateKeyInput: private::Sealed {
+    /// What a failed setup gives: [`Error`] for a key in this process,
+    /// [`HeldKeyError`](crate::kem::HeldKeyError) with the holder's error for one held
+    /// elsewhere.
+    type Error: From<Error>;
+
+    /// Calls `f` with the key as the KEM step takes it.
     #[doc(hidden)]
-    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey>;
+    fn with_key<T>(
+        &self,
+        f: impl FnOnce(super::held::SkArg<'_>) -> Result<T, Error>,
+    ) -> Result<T, Self::Error>;
 }
 
 /// What [`Suite`](crate::suite::Suite)'s functions take as a public key: a parsed
@@ -263,8 +275,12 @@ macro_rules! bytes_input {
     ($([$($g:tt)*] $t:ty),* $(,)?) => {$(
         impl<$($g)*> private::Sealed for $t {}
         impl<$($g)*> PrivateKeyInput for $t {
-            fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
-                KeyArg::Bytes(&self[..])
+            type Error = Error;
+            fn with_key<T>(
+                &self,
+                f: impl FnOnce(super::held::SkArg<'_>) -> Result<T, Error>,
+            ) -> Result<T, Error> {
+                f(super::held::SkArg::Key(KeyArg::Bytes(&self[..])))
             }
         }
         impl<$($g)*> PublicKeyInput for $t {
@@ -282,8 +298,12 @@ bytes_input!([] Vec<u8>, [] Zeroizing<Vec<u8>>);
 // A reference to a key input is one: `&[&PublicKey]` for `Suite::seal_base_many`.
 impl<T: private::Sealed + ?Sized> private::Sealed for &T {}
 impl<T: PrivateKeyInput + ?Sized> PrivateKeyInput for &T {
-    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
-        (**self).private_key_arg()
+    type Error = T::Error;
+    fn with_key<U>(
+        &self,
+        f: impl FnOnce(super::held::SkArg<'_>) -> Result<U, Error>,
+    ) -> Result<U, T::Error> {
+        (**self).with_key(f)
     }
 }
 impl<T: PublicKeyInput + ?Sized> PublicKeyInput for &T {
@@ -294,8 +314,12 @@ impl<T: PublicKeyInput + ?Sized> PublicKeyInput for &T {
 
 impl private::Sealed for PrivateKey {}
 impl PrivateKeyInput for PrivateKey {
-    fn private_key_arg(&self) -> KeyArg<'_, PrivateKey> {
-        KeyArg::Parsed(self)
+    type Error = Error;
+    fn with_key<T>(
+        &self,
+        f: impl FnOnce(super::held::SkArg<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        f(super::held::SkArg::Key(KeyArg::Parsed(self)))
     }
 }
 

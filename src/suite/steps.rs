@@ -15,11 +15,12 @@
 use rand_core::CryptoRng;
 
 use super::context::State;
+use super::held::Ask;
 use super::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
 use super::{EncappedKey, Lengths, PrivateKey, PublicKey, Suite, TAG_LEN, typed};
 use crate::aead::{Aead, ExportOnly};
 use crate::kdf::Kdf;
-use crate::kem::{AuthKem, Kem};
+use crate::kem::{self, AuthKem, Kem};
 use crate::key_schedule::{Mode, key_schedule_for_suite};
 use crate::{Error, Psk};
 
@@ -206,7 +207,7 @@ impl<R: CryptoRng + ?Sized> AuthKemStep for Encap<'_, R> {
         let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
         let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
         let to = recipient(&pk, self.pk_r);
-        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &sk_s)?;
+        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &*sk_s)?;
         (self.then)(shared_secret.as_bytes())?;
         EncappedKey::from_typed(&enc)
     }
@@ -241,73 +242,105 @@ impl AuthKemStep for Decap<'_> {
     }
 }
 
-/// A runtime external key seen as the typed `ExternalDh<K>` its public key's KEM gives.
-struct External<'a, K: Kem> {
-    key: &'a dyn super::ExternalPrivateKey,
+/// A runtime holder seen as the typed holder of `K`: its public key, typed, and the call.
+struct Asked<'a, K: Kem> {
     pk: &'a typed::PublicKey<K>,
+    ask: Ask<'a>,
 }
 
-impl<K: AuthKem> crate::kem::ExternalDh<K> for External<'_, K> {
+impl<'a, K: Kem> Asked<'a, K> {
+    /// The holder of `pk`, which must be a key of `K` ([`Error::InvalidPrivateKey`] if not).
+    fn new(pk: &'a PublicKey, ask: Ask<'a>) -> Result<Self, Error> {
+        let pk = pk.as_typed::<K>().ok_or(Error::InvalidPrivateKey)?;
+        Ok(Self { pk, ask })
+    }
+}
+
+impl<K: AuthKem> kem::DhHolder<K> for Asked<'_, K> {
+    type Error = Error;
     fn public_key(&self) -> &typed::PublicKey<K> {
         self.pk
     }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        self.key.dh(peer, out)
+    fn dh(&self, peer: &typed::PublicKey<K>, out: &mut [u8]) -> Result<(), Error> {
+        (self.ask)(peer.as_bytes(), out)
     }
 }
 
-/// `key` as the typed external key of `K`; [`Error::InvalidPrivateKey`] if its public key is
-/// another KEM's.
-fn external<K: AuthKem>(key: &dyn super::ExternalPrivateKey) -> Result<External<'_, K>, Error> {
-    let pk = key
-        .public_key()
-        .as_typed::<K>()
-        .ok_or(Error::InvalidPrivateKey)?;
-    Ok(External { key, pk })
+impl<K: Kem> kem::DecapHolder<K> for Asked<'_, K> {
+    type Error = Error;
+    fn decapsulate(&self, enc: &typed::EncappedKey<K>, out: &mut [u8]) -> Result<(), Error> {
+        (self.ask)(enc.as_bytes(), out)
+    }
 }
 
-/// `Decap` / `AuthDecap` with the receiver's key held outside the process, then `then`.
-pub(super) struct DecapExternal<'a> {
+/// The typed error of a runtime holder: the holder's own is kept by the runtime caller.
+fn flat(e: kem::HeldKeyError<Error>) -> Error {
+    match e {
+        kem::HeldKeyError::Hpke(e) | kem::HeldKeyError::Holder(e) => e,
+    }
+}
+
+/// `Decap` / `AuthDecap` (when `pk_s` is given) with the receiver's key held by a
+/// [`DhHolder`](super::DhHolder), then `then`.
+pub(super) struct DecapHeld<'a> {
     pub enc: &'a [u8],
-    pub sk_r: &'a dyn super::ExternalPrivateKey,
+    pub pk: &'a PublicKey,
+    pub ask: Ask<'a>,
     pub pk_s: Option<&'a PublicKey>,
     pub then: Then<'a>,
 }
 
-impl AuthKemStep for DecapExternal<'_> {
+impl AuthKemStep for DecapHeld<'_> {
     type Output = Result<(), Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
-        use crate::sealed::AuthKemEngine as _;
+        use kem::{AuthDecapKey as _, DecapKey as _};
         let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
-        let sk_r = external::<K>(self.sk_r)?;
-        let pk_s = match self.pk_s {
-            Some(pk) => Some(resolve_pk::<K>(KeyArg::Parsed(pk))?),
-            None => None,
-        };
-        let shared_secret = K::AuthEngine::decap_external(&enc, &sk_r, pk_s.as_deref())?;
+        let key = kem::ExternalDh(Asked::<K>::new(self.pk, self.ask)?);
+        let shared_secret = match self.pk_s {
+            None => key.decap_for(&enc),
+            Some(pk_s) => key.auth_decap_for(&enc, &*resolve_pk::<K>(KeyArg::Parsed(pk_s))?),
+        }
+        .map_err(flat)?;
         (self.then)(shared_secret.as_bytes())
     }
 }
 
-/// `AuthEncap` with the sender's static key held outside the process, then `then`; returns
-/// `enc`.
-pub(super) struct AuthEncapExternal<'a, R: ?Sized> {
-    pub rng: &'a mut R,
-    pub pk_r: KeyArg<'a, PublicKey>,
-    pub sk_s: &'a dyn super::ExternalPrivateKey,
+/// `Decap` with the receiver's key held by a [`DecapHolder`](super::DecapHolder), then `then`.
+pub(super) struct DecapWhole<'a> {
+    pub enc: &'a [u8],
+    pub pk: &'a PublicKey,
+    pub ask: Ask<'a>,
     pub then: Then<'a>,
 }
 
-impl<R: CryptoRng + ?Sized> AuthKemStep for AuthEncapExternal<'_, R> {
+impl KemStep for DecapWhole<'_> {
+    type Output = Result<(), Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        use kem::DecapKey as _;
+        let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
+        let key = kem::ExternalDecap(Asked::<K>::new(self.pk, self.ask)?);
+        let shared_secret = key.decap_for(&enc).map_err(flat)?;
+        (self.then)(shared_secret.as_bytes())
+    }
+}
+
+/// `AuthEncap` with the sender's static key held by a [`DhHolder`](super::DhHolder), then
+/// `then`; returns `enc`.
+pub(super) struct AuthEncapHeld<'a, R: ?Sized> {
+    pub rng: &'a mut R,
+    pub pk_r: KeyArg<'a, PublicKey>,
+    pub pk_s: &'a PublicKey,
+    pub ask: Ask<'a>,
+    pub then: Then<'a>,
+}
+
+impl<R: CryptoRng + ?Sized> AuthKemStep for AuthEncapHeld<'_, R> {
     type Output = Result<EncappedKey, Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
-        use crate::kem::RecipientKey as _;
-        use crate::sealed::AuthKemEngine as _;
         let pk = resolve_pk::<K>(self.pk_r)?;
-        let sk_s = external::<K>(self.sk_s)?;
+        let sk_s = kem::ExternalDh(Asked::<K>::new(self.pk_s, self.ask)?);
         let to = recipient(&pk, self.pk_r);
-        let (shared_secret, enc) =
-            K::AuthEngine::auth_encap_external(self.rng, to.public_key(), to.precomputed(), &sk_s)?;
+        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &sk_s).map_err(flat)?;
         (self.then)(shared_secret.as_bytes())?;
         EncappedKey::from_typed(&enc)
     }

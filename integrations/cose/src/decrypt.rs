@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use ciborium::Value;
 use typed_hpke::Psk;
-use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite};
+use typed_hpke::suite::{HeldKey, Opener, ReceiverMode, Suite};
 use zeroize::Zeroizing;
 
 use crate::alg::IV_LEN;
@@ -316,7 +316,7 @@ impl core::fmt::Debug for Decryptor<'_> {
 enum Key<'a> {
     Local(&'a PrivateCoseKey),
     External {
-        key: &'a dyn ExternalPrivateKey,
+        key: &'a dyn HeldKey,
         alg: Option<Algorithm>,
         kid: Option<&'a [u8]>,
     },
@@ -366,13 +366,13 @@ impl Key<'_> {
         aad: &[u8],
         ct: &[u8],
         mode: ReceiverMode<'_>,
-    ) -> Result<Vec<u8>, typed_hpke::Error> {
-        match self {
-            Self::Local(k) => suite.open(enc, k.key(), info, aad, ct, mode),
+    ) -> Result<Vec<u8>, Error> {
+        Ok(match self {
+            Self::Local(k) => suite.open(enc, k.key(), info, aad, ct, mode)?,
             Self::External { key, .. } => suite
-                .setup_receiver_external(enc, *key, info, mode)?
-                .open(aad, ct),
-        }
+                .open(enc, *key, info, aad, ct, mode)
+                .map_err(Error::from_held)?,
+        })
     }
 }
 
@@ -383,16 +383,13 @@ impl<'a> Decryptor<'a> {
     }
 
     /// A decryptor for a private key held outside the process (a device's secure element, an
-    /// HSM, a KMS): `key` computes the Diffie-Hellman values, typed-hpke the rest
-    /// (`typed_hpke::suite::Suite::setup_receiver_external`). `alg` and `kid` play the part of
-    /// a COSE_Key's: when given, only layers of that algorithm and key id are tried. DH-KEMs
-    /// only (the EC2 and OKP algorithms): the post-quantum KEMs have no Diffie-Hellman to hand
-    /// out, and their messages fail with [`Error::UnsupportedAlgorithm`].
-    pub fn external(
-        key: &'a dyn ExternalPrivateKey,
-        alg: Option<Algorithm>,
-        kid: Option<&'a [u8]>,
-    ) -> Self {
+    /// HSM, a KMS): an `ExternalDh` over a `typed_hpke::suite::DhHolder` (the EC and OKP
+    /// algorithms: the holder computes the Diffie-Hellman values, typed-hpke the rest) or an
+    /// `ExternalDecap` over a `typed_hpke::suite::DecapHolder` (every algorithm, the
+    /// post-quantum ones included: the holder decapsulates), as a `&dyn HeldKey`. `alg` and
+    /// `kid` play the part of a COSE_Key's: when given, only layers of that algorithm and key id
+    /// are tried. A holder that fails ends the search with [`Error::KeyHolder`].
+    pub fn external(key: &'a dyn HeldKey, alg: Option<Algorithm>, kid: Option<&'a [u8]>) -> Self {
         Self::of(Key::External { key, alg, kid })
     }
 
@@ -557,7 +554,7 @@ impl<'a> Decryptor<'a> {
         let mode = psk.as_ref().map_or(ReceiverMode::Base, ReceiverMode::Psk);
         let ct = self.ciphertext(&items[2])?;
         let aad = enc_structure("Encrypt0", layer.protected_bytes, self.external_aad);
-        Ok(self.key.open(alg.suite()?, ek, self.info, &aad, ct, mode)?)
+        self.key.open(alg.suite()?, ek, self.info, &aad, ct, mode)
     }
 
     /// §3.3: layer 0's algorithm, the CEK from this key's recipient, and layer 0.
@@ -638,10 +635,8 @@ impl<'a> Decryptor<'a> {
                 .open(alg.suite()?, ek, &info, self.hpke_aad, sealed, mode)
             {
                 Ok(cek) => return Ok((content, Zeroizing::new(cek), layer0)),
-                Err(typed_hpke::Error::Open | typed_hpke::Error::Decap) => {
-                    outcome = Error::Decrypt;
-                }
-                Err(e) => return Err(e.into()),
+                Err(Error::Decrypt) => outcome = Error::Decrypt,
+                Err(e) => return Err(e),
             }
         }
         Err(outcome)

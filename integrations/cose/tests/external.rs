@@ -2,7 +2,8 @@
 //! the holder for the Diffie-Hellman values and does the rest, for COSE_Encrypt0 and
 //! COSE_Encrypt, in base and PSK mode; the holder's failures and the KEMs it cannot serve.
 
-use typed_hpke::suite::{AnyKem, ExternalPrivateKey, PublicKey};
+use typed_hpke::kem::{EncappedKey, ExternalDecap, ExternalDh, Kem, XWing};
+use typed_hpke::suite::{AnyKem, DecapHolder, DhHolder, PublicKey};
 use typed_hpke_cose::{
     Algorithm, ContentAlgorithm, Decryptor, Encryptor, Error, PrivateCoseKey, PublicCoseKey,
     Recipient,
@@ -31,17 +32,16 @@ impl Holder {
     }
 }
 
-impl ExternalPrivateKey for Holder {
+impl DhHolder for Holder {
+    type Error = &'static str;
     fn public_key(&self) -> &PublicKey {
         &self.public
     }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
         if self.fail {
-            return Err(typed_hpke::Error::Decap);
+            return Err("the element is gone");
         }
-        let peer: [u8; 32] = peer
-            .try_into()
-            .map_err(|_| typed_hpke::Error::InvalidPublicKey)?;
+        let peer: [u8; 32] = peer.try_into().map_err(|_| "not an X25519 key")?;
         out.copy_from_slice(
             self.secret
                 .diffie_hellman(&x25519_dalek::PublicKey::from(peer))
@@ -77,6 +77,7 @@ fn encrypt(alg: Algorithm, to: &PublicCoseKey, psk: Option<&[u8]>) -> Vec<u8> {
 #[test]
 fn an_element_key_decrypts_every_mode() {
     let holder = Holder::new(7);
+    let held = ExternalDh(&holder);
     let public = PublicCoseKey::new(holder.public.clone()).with_kid(*b"element-1");
     let local = PrivateCoseKey::new(
         AnyKem::new(0x0020)
@@ -95,7 +96,7 @@ fn an_element_key_decrypts_every_mode() {
         for with_psk in [None, Some(&psk[..])] {
             let message = encrypt(alg, &public, with_psk);
             let mut d =
-                Decryptor::external(&holder, Some(alg), Some(b"element-1")).external_aad(b"aad");
+                Decryptor::external(&held, Some(alg), Some(b"element-1")).external_aad(b"aad");
             let mut l = Decryptor::new(&local).external_aad(b"aad");
             if with_psk.is_some() {
                 d = d.psk(&psk, b"id").unwrap();
@@ -117,19 +118,23 @@ fn the_holder_and_its_limits() {
     let holder = Holder::new(7);
     let public = PublicCoseKey::new(holder.public.clone()).with_kid(*b"element-1");
     let message = encrypt(Algorithm::HPKE_3_KE, &public, None);
-    fn d<'a>(h: &'a Holder, alg: Option<Algorithm>, kid: Option<&'a [u8]>) -> Decryptor<'a> {
+    fn d<'a>(
+        h: &'a ExternalDh<&'a Holder>,
+        alg: Option<Algorithm>,
+        kid: Option<&'a [u8]>,
+    ) -> Decryptor<'a> {
         Decryptor::external(h, alg, kid).external_aad(b"aad")
     }
     assert_eq!(
-        d(&holder, None, Some(b"other")).decrypt(&message),
+        d(&ExternalDh(&holder), None, Some(b"other")).decrypt(&message),
         Err(Error::NoRecipient)
     );
     assert_eq!(
-        d(&holder, Some(Algorithm::HPKE_4_KE), None).decrypt(&message),
+        d(&ExternalDh(&holder), Some(Algorithm::HPKE_4_KE), None).decrypt(&message),
         Err(Error::NoRecipient)
     );
     assert_eq!(
-        d(&Holder::new(8), None, None).decrypt(&message),
+        d(&ExternalDh(&Holder::new(8)), None, None).decrypt(&message),
         Err(Error::Decrypt)
     );
     let failing = Holder {
@@ -137,27 +142,49 @@ fn the_holder_and_its_limits() {
         ..Holder::new(7)
     };
     assert_eq!(
-        d(&failing, None, None).decrypt(&message),
-        Err(Error::Decrypt)
+        d(&ExternalDh(&failing), None, None).decrypt(&message),
+        Err(Error::KeyHolder)
     );
     // A post-quantum key has no Diffie-Hellman to hand out.
     let mut rng = typed_hpke_cose::OsRng::default();
     let pq = PrivateCoseKey::generate(Algorithm::HPKE_9, &mut rng).unwrap();
-    struct PqHolder(PublicKey);
-    impl ExternalPrivateKey for PqHolder {
+    // An X-Wing key's holder that decapsulates whole: the post-quantum KEMs too.
+    struct PqHolder(PublicKey, Vec<u8>);
+    impl DecapHolder for PqHolder {
+        type Error = &'static str;
         fn public_key(&self) -> &PublicKey {
             &self.0
         }
-        fn dh(&self, _: &[u8], _: &mut [u8]) -> Result<(), typed_hpke::Error> {
+        fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
+            let sk = typed_hpke::PrivateKey::<XWing>::from_bytes(&self.1).map_err(|_| "key")?;
+            let enc = EncappedKey::<XWing>::from_bytes(enc).map_err(|_| "enc")?;
+            let secret = XWing::decap(&enc, &sk).map_err(|_| "decap")?;
+            out.copy_from_slice(secret.as_bytes());
+            Ok(())
+        }
+    }
+    impl DhHolder for PqHolder {
+        type Error = &'static str;
+        fn public_key(&self) -> &PublicKey {
+            &self.0
+        }
+        fn dh(&self, _: &[u8], _: &mut [u8]) -> Result<(), &'static str> {
             unreachable!("a post-quantum KEM asks for no Diffie-Hellman value")
         }
     }
-    let pq_holder = PqHolder(pq.public_key().key().clone());
+    let pq_holder = PqHolder(pq.public_key().key().clone(), pq.key().to_bytes().to_vec());
     let message = encrypt(Algorithm::HPKE_9, pq.public_key(), None);
     assert_eq!(
-        Decryptor::external(&pq_holder, None, None)
+        Decryptor::external(&ExternalDh(&pq_holder), None, None)
             .external_aad(b"aad")
             .decrypt(&message),
         Err(Error::UnsupportedAlgorithm)
+    );
+    assert_eq!(
+        Decryptor::external(&ExternalDecap(&pq_holder), None, None)
+            .external_aad(b"aad")
+            .decrypt(&message)
+            .unwrap(),
+        b"from the element"
     );
 }

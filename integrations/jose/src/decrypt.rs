@@ -4,7 +4,7 @@ use alloc::vec::Vec;
 
 use serde_json::Value;
 use typed_hpke::Psk;
-use typed_hpke::suite::{ExternalPrivateKey, Opener, ReceiverMode, Suite, TAG_LEN};
+use typed_hpke::suite::{HeldKey, Opener, ReceiverMode, Suite, TAG_LEN};
 
 use crate::alg::IV_LEN;
 use crate::json::str_member;
@@ -61,7 +61,7 @@ impl core::fmt::Debug for Decryptor<'_> {
 enum Key<'a> {
     Local(&'a PrivateJwk),
     External {
-        key: &'a dyn ExternalPrivateKey,
+        key: &'a dyn HeldKey,
         alg: Option<Algorithm>,
         kid: Option<&'a str>,
     },
@@ -115,8 +115,8 @@ impl Key<'_> {
         Ok(match self {
             Self::Local(k) => suite.open(enc, k.key(), info, aad, ct, mode)?,
             Self::External { key, .. } => suite
-                .setup_receiver_external(enc, *key, info, mode)?
-                .open(aad, ct)?,
+                .open(enc, *key, info, aad, ct, mode)
+                .map_err(Error::from_held)?,
         })
     }
 }
@@ -128,16 +128,13 @@ impl<'a> Decryptor<'a> {
     }
 
     /// A decryptor for a private key held outside the process (a wallet's secure enclave, an
-    /// HSM, a KMS): `key` computes the Diffie-Hellman values, typed-hpke the rest
-    /// (`typed_hpke::suite::Suite::setup_receiver_external`). `alg` and `kid` play the part of
-    /// a JWK's: when given, only recipients of that algorithm and key id are tried. DH-KEMs
-    /// only (the EC and OKP algorithms): the post-quantum KEMs have no Diffie-Hellman to hand
-    /// out, and their messages fail with [`Error::UnsupportedAlgorithm`].
-    pub fn external(
-        key: &'a dyn ExternalPrivateKey,
-        alg: Option<Algorithm>,
-        kid: Option<&'a str>,
-    ) -> Self {
+    /// HSM, a KMS): an `ExternalDh` over a `typed_hpke::suite::DhHolder` (the EC and OKP
+    /// algorithms: the holder computes the Diffie-Hellman values, typed-hpke the rest) or an
+    /// `ExternalDecap` over a `typed_hpke::suite::DecapHolder` (every algorithm, the
+    /// post-quantum ones included: the holder decapsulates), as a `&dyn HeldKey`. `alg` and
+    /// `kid` play the part of a JWK's: when given, only recipients of that algorithm and key id
+    /// are tried. A holder that fails ends the search with [`Error::KeyHolder`].
+    pub fn external(key: &'a dyn HeldKey, alg: Option<Algorithm>, kid: Option<&'a str>) -> Self {
         Self::of(Key::External { key, alg, kid })
     }
 

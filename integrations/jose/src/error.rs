@@ -49,6 +49,21 @@ pub enum Error {
     /// An error of typed-hpke other than a decryption failure: an invalid PSK, an input too
     /// long for the KDF, an encapsulation failure.
     Hpke(typed_hpke::Error),
+    /// The holder of a key held outside the process ([`crate::Decryptor::external`]) failed:
+    /// a token that is gone, a KMS that refused. The search ends there, since no other
+    /// recipient would fare better; the holder's own error is the holder's to report.
+    KeyHolder,
+}
+
+impl Error {
+    /// A runtime key held elsewhere failed: typed-hpke's refusal as any other, the holder's as
+    /// [`Error::KeyHolder`].
+    pub(crate) fn from_held<E>(e: typed_hpke::kem::HeldKeyError<E>) -> Self {
+        match e {
+            typed_hpke::kem::HeldKeyError::Hpke(e) => e.into(),
+            typed_hpke::kem::HeldKeyError::Holder(_) => Self::KeyHolder,
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -67,6 +82,7 @@ impl fmt::Display for Error {
             Self::NoRecipient => f.write_str("no recipient for this key"),
             Self::Decrypt => f.write_str("decryption failed"),
             Self::Hpke(e) => write!(f, "HPKE: {e}"),
+            Self::KeyHolder => f.write_str("the key's holder failed"),
         }
     }
 }

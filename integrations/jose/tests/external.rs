@@ -2,7 +2,8 @@
 //! the holder for the Diffie-Hellman values and does the rest, for integrated and key
 //! encryption, in base and PSK mode; the holder's failures and the KEMs it cannot serve.
 
-use typed_hpke::suite::{AnyKem, ExternalPrivateKey, PublicKey};
+use typed_hpke::kem::{EncappedKey, ExternalDecap, ExternalDh, Kem, XWing};
+use typed_hpke::suite::{AnyKem, DecapHolder, DhHolder, PublicKey};
 use typed_hpke_jose::{
     Algorithm, ContentEncryption, Decryptor, Encryptor, Error, Jwe, PrivateJwk, PublicJwk,
     Recipient,
@@ -31,17 +32,16 @@ impl Holder {
     }
 }
 
-impl ExternalPrivateKey for Holder {
+impl DhHolder for Holder {
+    type Error = &'static str;
     fn public_key(&self) -> &PublicKey {
         &self.public
     }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke::Error> {
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
         if self.fail {
-            return Err(typed_hpke::Error::Decap);
+            return Err("the element is gone");
         }
-        let peer: [u8; 32] = peer
-            .try_into()
-            .map_err(|_| typed_hpke::Error::InvalidPublicKey)?;
+        let peer: [u8; 32] = peer.try_into().map_err(|_| "not an X25519 key")?;
         out.copy_from_slice(
             self.secret
                 .diffie_hellman(&x25519_dalek::PublicKey::from(peer))
@@ -81,6 +81,7 @@ fn encrypt(alg: Algorithm, to: &PublicJwk, psk: Option<&[u8]>) -> Jwe {
 #[test]
 fn an_enclave_key_decrypts_every_mode() {
     let holder = Holder::new(7);
+    let held = ExternalDh(&holder);
     let public = PublicJwk::new(holder.public.clone()).with_kid("enclave-1");
     let local = PrivateJwk::new(
         AnyKem::new(0x0020)
@@ -93,7 +94,7 @@ fn an_enclave_key_decrypts_every_mode() {
     for alg in [Algorithm::HPKE_3, Algorithm::HPKE_4, Algorithm::HPKE_3_KE] {
         for with_psk in [None, Some(&psk[..])] {
             let jwe = encrypt(alg, &public, with_psk);
-            let mut d = Decryptor::external(&holder, Some(alg), Some("enclave-1"));
+            let mut d = Decryptor::external(&held, Some(alg), Some("enclave-1"));
             let mut l = Decryptor::new(&local);
             if with_psk.is_some() {
                 d = d.psk(&psk, b"id").unwrap();
@@ -119,16 +120,16 @@ fn the_holder_and_its_limits() {
     let jwe = encrypt(Algorithm::HPKE_3_KE, &public, None);
     // Another kid, another algorithm than the one the holder is for: not its recipient.
     assert_eq!(
-        Decryptor::external(&holder, None, Some("other")).decrypt(&jwe),
+        Decryptor::external(&ExternalDh(&holder), None, Some("other")).decrypt(&jwe),
         Err(Error::NoRecipient)
     );
     assert_eq!(
-        Decryptor::external(&holder, Some(Algorithm::HPKE_4), None).decrypt(&jwe),
+        Decryptor::external(&ExternalDh(&holder), Some(Algorithm::HPKE_4), None).decrypt(&jwe),
         Err(Error::NoRecipient)
     );
     // Another key's holder: decapsulation fails; a failing holder likewise.
     assert_eq!(
-        Decryptor::external(&Holder::new(8), None, None).decrypt(&jwe),
+        Decryptor::external(&ExternalDh(Holder::new(8)), None, None).decrypt(&jwe),
         Err(Error::Decrypt)
     );
     let failing = Holder {
@@ -136,25 +137,46 @@ fn the_holder_and_its_limits() {
         ..Holder::new(7)
     };
     assert_eq!(
-        Decryptor::external(&failing, None, None).decrypt(&jwe),
-        Err(Error::Decrypt)
+        Decryptor::external(&ExternalDh(&failing), None, None).decrypt(&jwe),
+        Err(Error::KeyHolder)
     );
     // A post-quantum key has no Diffie-Hellman to hand out.
     let mut rng = typed_hpke_jose::OsRng::default();
     let pq = PrivateJwk::generate(Algorithm::HPKE_9, &mut rng).unwrap();
-    struct PqHolder(PublicKey);
-    impl ExternalPrivateKey for PqHolder {
+    // An X-Wing key's holder that decapsulates whole: the post-quantum KEMs too.
+    struct PqHolder(PublicKey, Vec<u8>);
+    impl DecapHolder for PqHolder {
+        type Error = &'static str;
         fn public_key(&self) -> &PublicKey {
             &self.0
         }
-        fn dh(&self, _: &[u8], _: &mut [u8]) -> Result<(), typed_hpke::Error> {
+        fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), &'static str> {
+            let sk = typed_hpke::PrivateKey::<XWing>::from_bytes(&self.1).map_err(|_| "key")?;
+            let enc = EncappedKey::<XWing>::from_bytes(enc).map_err(|_| "enc")?;
+            let secret = XWing::decap(&enc, &sk).map_err(|_| "decap")?;
+            out.copy_from_slice(secret.as_bytes());
+            Ok(())
+        }
+    }
+    impl DhHolder for PqHolder {
+        type Error = &'static str;
+        fn public_key(&self) -> &PublicKey {
+            &self.0
+        }
+        fn dh(&self, _: &[u8], _: &mut [u8]) -> Result<(), &'static str> {
             unreachable!("a post-quantum KEM asks for no Diffie-Hellman value")
         }
     }
-    let pq_holder = PqHolder(pq.public_jwk().key().clone());
+    let pq_holder = PqHolder(pq.public_jwk().key().clone(), pq.key().to_bytes().to_vec());
     let jwe = encrypt(Algorithm::HPKE_9, pq.public_jwk(), None);
     assert_eq!(
-        Decryptor::external(&pq_holder, None, None).decrypt(&jwe),
+        Decryptor::external(&ExternalDh(&pq_holder), None, None).decrypt(&jwe),
         Err(Error::UnsupportedAlgorithm)
+    );
+    assert_eq!(
+        Decryptor::external(&ExternalDecap(&pq_holder), None, None)
+            .decrypt(&jwe)
+            .unwrap(),
+        b"from the enclave"
     );
 }

@@ -1,0 +1,611 @@
+//! The receiver's key (and an Auth sender's static key) in this process or held elsewhere.
+//!
+//! Every receiving function of [`Hpke`](crate::Hpke) takes its private key as a
+//! [`DecapKey`] (Base, PSK) or an [`AuthDecapKey`] (Auth, AuthPSK), and every Auth sender its
+//! static key as an [`AuthEncapKey`]. A [`PrivateKey`] is all three. A key its holder keeps (a
+//! KMS, a PKCS#11 token, a secure enclave, another process) is one through a wrapper:
+//!
+//! - [`ExternalDh`] over a [`DhHolder`], which computes the DH-KEM's `DH(sk, peer)`;
+//!   typed-hpke validates the peer first, refuses an all-zero answer (RFC 9180 §7.1.4) and
+//!   derives the shared secret itself (§4.1). Every mode.
+//! - [`ExternalDecap`] over a [`DecapHolder`], which decapsulates whole and returns the shared
+//!   secret, for every KEM (ML-KEM, X-Wing, the hybrids, the DH-KEMs), as Go's
+//!   `crypto.Decapsulator` does. Base and PSK: `AuthDecap` needs the Diffie-Hellman values.
+//!
+//! The mode is the function called, never a value: a holder cannot turn an Auth receiver into
+//! a Base one. A holder's failure comes back as [`HeldKeyError::Holder`] with its own error;
+//! typed-hpke's as [`HeldKeyError::Hpke`].
+//!
+//! A holder that answers asynchronously (a network KMS) needs no blocked thread: a
+//! [`DhRequest`] says which public keys the holder must compute with, and its
+//! [`DhRequest::answer`] takes the results and gives a [`DhAnswer`], a key for exactly that
+//! `enc`; [`Decapsulated::new`] does the same for a holder that decapsulates. Both then go to
+//! the ordinary per-mode functions. The wrappers above are these two steps with the holder
+//! called in between.
+
+use core::fmt;
+
+use hybrid_array::Array;
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+use super::{AuthKem, EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
+use crate::Error;
+use crate::sealed::AuthKemEngine as _;
+
+/// A receiver's private key for `Decap(enc, skR)` (RFC 9180 §4): a [`PrivateKey`], an
+/// [`ExternalDh`], an [`ExternalDecap`], a [`DhAnswer`] or a [`Decapsulated`]. Sealed.
+pub trait DecapKey<K: Kem>: crate::sealed::Sealed {
+    /// What a failed decapsulation gives: [`Error`] for the keys in this process,
+    /// [`HeldKeyError`] for a holder's.
+    type Error: From<Error>;
+
+    /// `Decap(enc, skR)`.
+    #[doc(hidden)]
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error>;
+}
+
+/// A receiver's private key for `AuthDecap(enc, skR, pkS)` (RFC 9180 §5.1.3): a
+/// [`PrivateKey`], an [`ExternalDh`] or a [`DhAnswer`] with the sender's answer. Sealed.
+pub trait AuthDecapKey<K: AuthKem>: DecapKey<K> {
+    /// `AuthDecap(enc, skR, pkS)`.
+    #[doc(hidden)]
+    fn auth_decap_for(
+        &self,
+        enc: &EncappedKey<K>,
+        pk_s: &PublicKey<K>,
+    ) -> Result<SharedSecret<K>, Self::Error>;
+}
+
+/// An Auth sender's static private key for `AuthEncap(pkR, skS)` (RFC 9180 §5.1.3): a
+/// [`PrivateKey`], an [`ExternalDh`] or a [`DhAnswer`] for that recipient. Sealed.
+pub trait AuthEncapKey<K: AuthKem>: crate::sealed::Sealed {
+    /// What a failed encapsulation gives, as for [`DecapKey::Error`].
+    type Error: From<Error>;
+
+    /// `AuthEncap(pkR, skS)`, through `prepared` when given.
+    #[doc(hidden)]
+    fn auth_encap_for<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Self::Error>;
+}
+
+/// A DH-KEM private key kept by its holder, which computes `DH(sk, peer)` and never hands out
+/// `sk`. Wrap it in [`ExternalDh`] to pass it where a private key goes.
+///
+/// Implemented for `&H`, and for `Box<H>` and `Arc<H>` with `alloc`; the wrapped key is `Send`
+/// and `Sync` when the holder is, so one holder can serve every thread.
+pub trait DhHolder<K: AuthKem> {
+    /// The holder's error, handed back to the caller as [`HeldKeyError::Holder`].
+    type Error;
+
+    /// The key's public key (`pkRm`, or `pkSm` for a sender), as its holder publishes it. It
+    /// enters the shared secret's `kem_context` (RFC 9180 §4.1): a wrong one gives a context
+    /// that opens nothing.
+    fn public_key(&self) -> &PublicKey<K>;
+
+    /// `DH(sk, peer)` into `out`, which is `Ndh` bytes long ([`AuthKem::NDh`]: 32 for X25519,
+    /// P-256 and secp256k1, 56 for X448, 48 for P-384, 66 for P-521): the X25519 / X448 output,
+    /// or the big-endian x-coordinate of the shared point (RFC 9180 §7.1, SEC 1 §3.3.1).
+    /// `peer` is validated (`DeserializePublicKey`, §7.1.1) before the holder is asked.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn dh(&self, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), Self::Error>;
+}
+
+/// A private key of any KEM kept by its holder, which decapsulates whole and returns the
+/// shared secret (Go's `crypto.Decapsulator`). Wrap it in [`ExternalDecap`].
+///
+/// Implemented for `&H`, `Box<H>` and `Arc<H>` as [`DhHolder`] is.
+pub trait DecapHolder<K: Kem> {
+    /// The holder's error, handed back as [`HeldKeyError::Holder`].
+    type Error;
+
+    /// `Decap(enc, sk)` (RFC 9180 §4; draft-ietf-hpke-pq §3 for ML-KEM and the hybrids) into
+    /// `out`, which is `Nsecret` bytes long. For a DH-KEM this is the whole `Decap` of §4.1,
+    /// its KDF included.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn decapsulate(&self, enc: &EncappedKey<K>, out: &mut [u8]) -> Result<(), Self::Error>;
+}
+
+macro_rules! forward_holders {
+    ($($ptr:ty),*) => {$(
+        impl<K: AuthKem, H: DhHolder<K> + ?Sized> DhHolder<K> for $ptr {
+            type Error = H::Error;
+            fn public_key(&self) -> &PublicKey<K> {
+                (**self).public_key()
+            }
+            fn dh(&self, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), H::Error> {
+                (**self).dh(peer, out)
+            }
+        }
+
+        impl<K: Kem, H: DecapHolder<K> + ?Sized> DecapHolder<K> for $ptr {
+            type Error = H::Error;
+            fn decapsulate(&self, enc: &EncappedKey<K>, out: &mut [u8]) -> Result<(), H::Error> {
+                (**self).decapsulate(enc, out)
+            }
+        }
+    )*};
+}
+
+forward_holders!(&H);
+#[cfg(feature = "alloc")]
+forward_holders!(alloc::boxed::Box<H>, alloc::sync::Arc<H>);
+
+/// A [`DhHolder`]'s key, for every mode and the Auth sender's static key.
+///
+/// ```
+/// # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
+/// use typed_hpke::aead::ChaCha20Poly1305;
+/// use typed_hpke::kdf::HkdfSha256;
+/// use typed_hpke::kem::{DhHolder, DhKemX25519HkdfSha256 as X25519, ExternalDh, Kem};
+/// use typed_hpke::{Hpke, OsRng, PublicKey};
+///
+/// /// Stands for a KMS client: here it wraps a key only to compute with it.
+/// struct Kms {
+///     public_key: PublicKey<X25519>,
+/// #   key: typed_hpke::PrivateKey<X25519>,
+/// }
+///
+/// impl DhHolder<X25519> for Kms {
+///     type Error = std::io::Error;
+///     fn public_key(&self) -> &PublicKey<X25519> {
+///         &self.public_key
+///     }
+///     fn dh(&self, peer: &PublicKey<X25519>, out: &mut [u8]) -> Result<(), std::io::Error> {
+///         // Send `peer.as_bytes()` to the KMS; write what it returns.
+/// #       let x = x25519_dalek::StaticSecret::from(<[u8; 32]>::try_from(&self.key.to_bytes()[..]).unwrap());
+/// #       let p = x25519_dalek::PublicKey::from(<[u8; 32]>::try_from(peer.as_bytes()).unwrap());
+/// #       out.copy_from_slice(x.diffie_hellman(&p).as_bytes());
+///         Ok(())
+///     }
+/// }
+/// # let (key, public_key) = X25519::generate(&mut OsRng::default())?;
+/// # let kms = Kms { public_key: public_key.clone(), key };
+/// type S = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+/// let (enc, ct) = S::seal_base(&mut OsRng::default(), &public_key, b"info", b"", b"hi")?;
+/// let pt = S::open_base(&enc, &ExternalDh(&kms), b"info", b"", &ct)?;
+/// assert_eq!(pt, b"hi");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalDh<H>(pub H);
+
+/// A [`DecapHolder`]'s key, for the Base and PSK modes of every KEM.
+#[derive(Clone, Copy, Debug)]
+pub struct ExternalDecap<H>(pub H);
+
+impl<H> crate::sealed::Sealed for ExternalDh<H> {}
+impl<H> crate::sealed::Sealed for ExternalDecap<H> {}
+impl<K: Kem> crate::sealed::Sealed for PrivateKey<K> {}
+impl<K: AuthKem> crate::sealed::Sealed for DhAnswer<K> {}
+impl<K: Kem> crate::sealed::Sealed for Decapsulated<K> {}
+
+/// What a key held elsewhere gives when it fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeldKeyError<E> {
+    /// typed-hpke's own refusal, as with an in-process key: an invalid `enc` or peer, an
+    /// all-zero answer, a failed key schedule.
+    Hpke(Error),
+    /// The holder's error, as it gave it.
+    Holder(E),
+}
+
+impl<E> From<Error> for HeldKeyError<E> {
+    fn from(e: Error) -> Self {
+        Self::Hpke(e)
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for HeldKeyError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Hpke(e) => e.fmt(f),
+            Self::Holder(e) => write!(f, "the key's holder failed: {e}"),
+        }
+    }
+}
+
+impl<E: core::error::Error + 'static> core::error::Error for HeldKeyError<E> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            Self::Hpke(e) => Some(e),
+            Self::Holder(e) => Some(e),
+        }
+    }
+}
+
+impl<K: Kem> DecapKey<K> for PrivateKey<K> {
+    type Error = Error;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Error> {
+        K::decap(enc, self)
+    }
+}
+
+impl<K: AuthKem> AuthDecapKey<K> for PrivateKey<K> {
+    fn auth_decap_for(
+        &self,
+        enc: &EncappedKey<K>,
+        pk_s: &PublicKey<K>,
+    ) -> Result<SharedSecret<K>, Error> {
+        K::auth_decap(enc, self, pk_s)
+    }
+}
+
+impl<K: AuthKem> AuthEncapKey<K> for PrivateKey<K> {
+    type Error = Error;
+    fn auth_encap_for<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
+        K::AuthEngine::auth_encap_to(rng, pk_r, prepared, self)
+    }
+}
+
+/// A Diffie-Hellman output, `Ndh` bytes, wiped on drop.
+type Dh<K> = Zeroizing<Array<u8, <K as AuthKem>::NDh>>;
+
+/// `pkE = DeserializePublicKey(enc)` (RFC 9180 §4.1), validated before any holder is asked.
+fn ephemeral<K: AuthKem>(enc: &EncappedKey<K>, err: Error) -> Result<PublicKey<K>, Error> {
+    PublicKey::from_bytes(&enc.enc).map_err(|_| err)
+}
+
+/// A holder's answer as a Diffie-Hellman output: `Ndh` bytes, not all zeros (§7.1.4; for the
+/// Weierstrass curves an x-coordinate of zero is refused too: the holder cannot express the
+/// identity, and no honest key meets such a point).
+fn checked_dh<K: AuthKem>(answer: &[u8], err: Error) -> Result<Dh<K>, Error> {
+    let dh = Zeroizing::new(Array::try_from(answer).map_err(|_| err)?);
+    if crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(&dh)) {
+        Ok(dh)
+    } else {
+        Err(err)
+    }
+}
+
+/// Asks `holder` for `DH(sk, peer)`.
+fn ask<K: AuthKem, H: DhHolder<K> + ?Sized>(
+    holder: &H,
+    peer: &PublicKey<K>,
+    err: Error,
+) -> Result<Dh<K>, HeldKeyError<H::Error>> {
+    let mut out = Zeroizing::new(Array::<u8, K::NDh>::default());
+    holder.dh(peer, &mut out).map_err(HeldKeyError::Holder)?;
+    Ok(checked_dh::<K>(&out, err)?)
+}
+
+impl<K: AuthKem, H: DhHolder<K>> DecapKey<K> for ExternalDh<H> {
+    type Error = HeldKeyError<H::Error>;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
+        let pk_e = ephemeral(enc, Error::Decap)?;
+        // dh = DH(skR, pkE); kem_context = concat(enc, pkRm)
+        let dh = ask(&self.0, &pk_e, Error::Decap)?;
+        let pk_rm = self.0.public_key().as_bytes();
+        Ok(K::AuthEngine::shared_secret(&[&dh], &[&enc.enc, pk_rm]).map_err(|_| Error::Decap)?)
+    }
+}
+
+impl<K: AuthKem, H: DhHolder<K>> AuthDecapKey<K> for ExternalDh<H> {
+    fn auth_decap_for(
+        &self,
+        enc: &EncappedKey<K>,
+        pk_s: &PublicKey<K>,
+    ) -> Result<SharedSecret<K>, Self::Error> {
+        let pk_e = ephemeral(enc, Error::Decap)?;
+        // dh = concat(DH(skR, pkE), DH(skR, pkS)); kem_context = concat(enc, pkRm, pkSm)
+        let dh_e = ask(&self.0, &pk_e, Error::Decap)?;
+        let dh_s = ask(&self.0, pk_s, Error::Decap)?;
+        let pk_rm = self.0.public_key().as_bytes();
+        let kem_context: [&[u8]; 3] = [&enc.enc, pk_rm, pk_s.as_bytes()];
+        Ok(
+            K::AuthEngine::shared_secret(&[&dh_e, &dh_s], &kem_context)
+                .map_err(|_| Error::Decap)?,
+        )
+    }
+}
+
+impl<K: AuthKem, H: DhHolder<K>> AuthEncapKey<K> for ExternalDh<H> {
+    type Error = HeldKeyError<H::Error>;
+    fn auth_encap_for<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Self::Error> {
+        // DH(skS, pkR) from the holder; the ephemeral half here.
+        let dh_s = ask(&self.0, pk_r, Error::Encap)?;
+        let pk_sm = self.0.public_key().as_bytes();
+        Ok(K::AuthEngine::auth_encap_with_dh(
+            rng, pk_r, prepared, pk_sm, &dh_s,
+        )?)
+    }
+}
+
+impl<K: Kem, H: DecapHolder<K>> DecapKey<K> for ExternalDecap<H> {
+    type Error = HeldKeyError<H::Error>;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
+        let mut out = Zeroizing::new(Array::<u8, K::NSecret>::default());
+        self.0
+            .decapsulate(enc, &mut out)
+            .map_err(HeldKeyError::Holder)?;
+        Ok(Decapsulated::<K>::checked(out)?.secret)
+    }
+}
+
+/// The Diffie-Hellman values a [`DhHolder`]-like key must compute for one operation, for a
+/// holder that answers asynchronously: ask it about each of [`DhRequest::peers`] (awaiting
+/// whatever it needs), then [`DhRequest::answer`] gives the key for the per-mode function.
+///
+/// ```
+/// # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
+/// use typed_hpke::aead::ChaCha20Poly1305;
+/// use typed_hpke::kdf::HkdfSha256;
+/// use typed_hpke::kem::{DhKemX25519HkdfSha256 as X25519, DhRequest, Kem};
+/// use typed_hpke::{Hpke, OsRng};
+/// type S = Hpke<X25519, HkdfSha256, ChaCha20Poly1305>;
+///
+/// # let (sk_r, pk_r) = X25519::generate(&mut OsRng::default())?;
+/// # let kms_dh = |peer: &[u8]| {
+/// #     let x = x25519_dalek::StaticSecret::from(<[u8; 32]>::try_from(&sk_r.to_bytes()[..]).unwrap());
+/// #     *x.diffie_hellman(&x25519_dalek::PublicKey::from(<[u8; 32]>::try_from(peer).unwrap())).as_bytes()
+/// # };
+/// let (enc, ct) = S::seal_base(&mut OsRng::default(), &pk_r, b"info", b"", b"hi")?;
+/// let request = DhRequest::decap(&enc, &pk_r)?; // validates `enc`
+/// let mut answers = Vec::new();
+/// for peer in request.peers() {
+///     answers.push(kms_dh(peer.as_bytes())); // an `.await` in an async receiver
+/// }
+/// let answers: Vec<&[u8]> = answers.iter().map(|a| &a[..]).collect();
+/// let key = request.answer(&answers)?;
+/// assert_eq!(S::open_base(&enc, &key, b"info", b"", &ct)?, b"hi");
+/// # }
+/// # Ok::<(), typed_hpke::Error>(())
+/// ```
+pub struct DhRequest<K: AuthKem> {
+    own: PublicKey<K>,
+    enc: Option<(EncappedKey<K>, PublicKey<K>)>,
+    peer: Option<PublicKey<K>>,
+}
+
+impl<K: AuthKem> DhRequest<K> {
+    /// `Decap(enc, skR)` (RFC 9180 §4.1) for the key whose public key is `pk_r`: one value,
+    /// `DH(skR, pkE)`.
+    ///
+    /// # Errors
+    /// [`Error::Decap`] if `enc` is not a valid public key.
+    pub fn decap(enc: &EncappedKey<K>, pk_r: &PublicKey<K>) -> Result<Self, Error> {
+        Ok(Self {
+            own: pk_r.clone(),
+            enc: Some((enc.clone(), ephemeral(enc, Error::Decap)?)),
+            peer: None,
+        })
+    }
+
+    /// `AuthDecap(enc, skR, pkS)` (§5.1.3): two values, `DH(skR, pkE)` and `DH(skR, pkS)`.
+    ///
+    /// # Errors
+    /// [`Error::Decap`] if `enc` is not a valid public key.
+    pub fn auth_decap(
+        enc: &EncappedKey<K>,
+        pk_r: &PublicKey<K>,
+        pk_s: &PublicKey<K>,
+    ) -> Result<Self, Error> {
+        Ok(Self {
+            peer: Some(pk_s.clone()),
+            ..Self::decap(enc, pk_r)?
+        })
+    }
+
+    /// `AuthEncap(pkR, skS)` (§5.1.3) for the sender whose static public key is `pk_s`: one
+    /// value, `DH(skS, pkR)`. The answer serves every message to `pk_r`.
+    pub fn auth_encap(pk_s: &PublicKey<K>, pk_r: &PublicKey<K>) -> Self {
+        Self {
+            own: pk_s.clone(),
+            enc: None,
+            peer: Some(pk_r.clone()),
+        }
+    }
+
+    /// The public keys, validated, whose `DH(sk, ·)` the holder must compute, in the order
+    /// [`DhRequest::answer`] takes the results: `pkE` first when there is an `enc`, then the
+    /// other party's static key.
+    pub fn peers(&self) -> impl Iterator<Item = &PublicKey<K>> {
+        self.enc.iter().map(|(_, pk_e)| pk_e).chain(&self.peer)
+    }
+
+    /// The holder's results, one per peer in order, each `Ndh` bytes: a key for exactly this
+    /// operation (this `enc`, this `pkS` or `pkR`), for the ordinary per-mode functions.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLength`] if `dh` does not hold one value per peer; [`Error::Decap`]
+    /// ([`Error::Encap`] for a sender) if a value is not `Ndh` bytes or is all zeros
+    /// (§7.1.4).
+    pub fn answer(self, dh: &[&[u8]]) -> Result<DhAnswer<K>, Error> {
+        if dh.len() != self.peers().count() {
+            return Err(Error::InvalidLength);
+        }
+        let err = if self.enc.is_some() {
+            Error::Decap
+        } else {
+            Error::Encap
+        };
+        let mut dh = dh.iter();
+        let mut next = || checked_dh::<K>(dh.next().copied().unwrap_or_default(), err);
+        let enc = match self.enc {
+            Some((enc, _)) => Some((enc, next()?)),
+            None => None,
+        };
+        let peer = match self.peer {
+            Some(pk) => Some((pk, next()?)),
+            None => None,
+        };
+        Ok(DhAnswer {
+            own: self.own,
+            enc,
+            peer,
+        })
+    }
+}
+
+impl<K: AuthKem> fmt::Debug for DhRequest<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DhRequest")
+            .field("public_key", &self.own)
+            .field("enc", &self.enc.as_ref().map(|(enc, _)| enc))
+            .field("peer", &self.peer)
+            .finish()
+    }
+}
+
+/// A [`DhRequest`] answered: the key for its one operation. Wiped on drop; `Debug` prints no
+/// secret.
+pub struct DhAnswer<K: AuthKem> {
+    own: PublicKey<K>,
+    enc: Option<(EncappedKey<K>, Dh<K>)>,
+    peer: Option<(PublicKey<K>, Dh<K>)>,
+}
+
+impl<K: AuthKem> DhAnswer<K> {
+    /// `DH(skR, pkE)` if `enc` is the one asked about.
+    fn dh_e(&self, enc: &EncappedKey<K>) -> Result<&Dh<K>, Error> {
+        match &self.enc {
+            Some((asked, dh)) if asked == enc => Ok(dh),
+            _ => Err(Error::Decap),
+        }
+    }
+
+    /// `DH(sk, peer)` if `peer` is the static key asked about.
+    fn dh_static(&self, peer: &PublicKey<K>, err: Error) -> Result<&Dh<K>, Error> {
+        match &self.peer {
+            Some((asked, dh)) if asked == peer => Ok(dh),
+            _ => Err(err),
+        }
+    }
+}
+
+impl<K: AuthKem> DecapKey<K> for DhAnswer<K> {
+    type Error = Error;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Error> {
+        let dh = self.dh_e(enc)?;
+        K::AuthEngine::shared_secret(&[dh], &[&enc.enc, self.own.as_bytes()])
+            .map_err(|_| Error::Decap)
+    }
+}
+
+impl<K: AuthKem> AuthDecapKey<K> for DhAnswer<K> {
+    fn auth_decap_for(
+        &self,
+        enc: &EncappedKey<K>,
+        pk_s: &PublicKey<K>,
+    ) -> Result<SharedSecret<K>, Error> {
+        let dh_e = self.dh_e(enc)?;
+        let dh_s = self.dh_static(pk_s, Error::Decap)?;
+        let kem_context: [&[u8]; 3] = [&enc.enc, self.own.as_bytes(), pk_s.as_bytes()];
+        K::AuthEngine::shared_secret(&[dh_e, dh_s], &kem_context).map_err(|_| Error::Decap)
+    }
+}
+
+impl<K: AuthKem> AuthEncapKey<K> for DhAnswer<K> {
+    type Error = Error;
+    fn auth_encap_for<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        pk_r: &PublicKey<K>,
+        prepared: Option<&K::Prepared>,
+    ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error> {
+        let dh_s = self.dh_static(pk_r, Error::Encap)?;
+        K::AuthEngine::auth_encap_with_dh(rng, pk_r, prepared, self.own.as_bytes(), dh_s)
+    }
+}
+
+impl<K: AuthKem> fmt::Debug for DhAnswer<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DhAnswer")
+            .field("public_key", &self.own)
+            .field("enc", &self.enc.as_ref().map(|(enc, _)| enc))
+            .field("peer", &self.peer.as_ref().map(|(pk, _)| pk))
+            .field("dh", &"<redacted>")
+            .finish()
+    }
+}
+
+/// A [`DecapHolder`]-like key's answer for one `enc`: the shared secret it returned, as a key
+/// that decapsulates exactly that `enc`, for a holder that answers asynchronously. Wiped on
+/// drop.
+///
+/// ```
+/// # #[cfg(all(feature = "pq", feature = "chacha20poly1305", feature = "getrandom"))] {
+/// use typed_hpke::aead::ChaCha20Poly1305;
+/// use typed_hpke::kdf::HkdfSha256;
+/// use typed_hpke::kem::{Decapsulated, Kem, MlKem768};
+/// use typed_hpke::{Hpke, OsRng};
+/// type S = Hpke<MlKem768, HkdfSha256, ChaCha20Poly1305>;
+///
+/// # let (sk_r, pk_r) = MlKem768::generate(&mut OsRng::default())?;
+/// let (enc, ct) = S::seal_base(&mut OsRng::default(), &pk_r, b"info", b"", b"hi")?;
+/// // The holder's decapsulation (an `.await` on a KMS), here in process:
+/// let secret = MlKem768::decap(&enc, &sk_r)?;
+/// let key = Decapsulated::new(&enc, secret.as_bytes())?;
+/// assert_eq!(S::open_base(&enc, &key, b"info", b"", &ct)?, b"hi");
+/// # }
+/// # Ok::<(), typed_hpke::Error>(())
+/// ```
+pub struct Decapsulated<K: Kem> {
+    enc: Option<EncappedKey<K>>,
+    secret: SharedSecret<K>,
+}
+
+impl<K: Kem> Decapsulated<K> {
+    /// The shared secret a holder returned for `enc` (`Nsecret` bytes).
+    ///
+    /// # Errors
+    /// [`Error::Decap`] if `shared_secret` is not `Nsecret` bytes or is all zeros (no honest
+    /// decapsulation gives that, and a holder that failed silently might).
+    pub fn new(enc: &EncappedKey<K>, shared_secret: &[u8]) -> Result<Self, Error> {
+        let secret = Zeroizing::new(Array::try_from(shared_secret).map_err(|_| Error::Decap)?);
+        Ok(Self {
+            enc: Some(enc.clone()),
+            ..Self::checked(secret)?
+        })
+    }
+
+    /// The answer of a holder called in place (the `enc` is the one being decapsulated).
+    fn checked(secret: Zeroizing<Array<u8, K::NSecret>>) -> Result<Self, Error> {
+        if crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(&secret)) {
+            Ok(Self {
+                enc: None,
+                secret: SharedSecret::new(secret),
+            })
+        } else {
+            Err(Error::Decap)
+        }
+    }
+}
+
+impl<K: Kem> DecapKey<K> for Decapsulated<K> {
+    type Error = Error;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Error> {
+        match &self.enc {
+            Some(asked) if asked == enc => Ok(SharedSecret::new(self.secret.secret.clone())),
+            _ => Err(Error::Decap),
+        }
+    }
+}
+
+impl<K: Kem> fmt::Debug for Decapsulated<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decapsulated")
+            .field("enc", &self.enc)
+            .field("shared_secret", &"<redacted>")
+            .finish()
+    }
+}

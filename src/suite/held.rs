@@ -1,0 +1,288 @@
+//! Runtime keys held elsewhere: the counterparts of [`crate::kem::DhHolder`] and
+//! [`crate::kem::DecapHolder`], their KEM given by the public key they publish. The same
+//! wrappers ([`ExternalDh`], [`ExternalDecap`]) pass them wherever [`Suite`] takes a private
+//! key, so the runtime functions take a key held elsewhere in every mode its KEM has.
+//!
+//! [`Suite`]: super::Suite
+
+use core::cell::Cell;
+use core::fmt;
+
+use super::PublicKey;
+use super::keys::{KeyArg, PrivateKeyInput, private};
+use crate::Error;
+use crate::kem::{ExternalDecap, ExternalDh, HeldKeyError};
+
+/// A DH-KEM private key kept by its holder, for the runtime API: [`crate::kem::DhHolder`]
+/// with the KEM its public key's.
+pub trait DhHolder {
+    /// The holder's error, handed back as [`HeldKeyError::Holder`].
+    type Error;
+
+    /// The key's public key; its KEM must be the suite's ([`Error::InvalidPrivateKey`]
+    /// otherwise).
+    fn public_key(&self) -> &PublicKey;
+
+    /// `DH(sk, peer)` into `out` (`Ndh` bytes), as [`crate::kem::DhHolder::dh`] says; `peer` is
+    /// a serialized public key of the KEM, validated before the holder is asked.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Self::Error>;
+}
+
+/// A private key of any KEM kept by its holder, which decapsulates whole: the runtime
+/// counterpart of [`crate::kem::DecapHolder`].
+pub trait DecapHolder {
+    /// The holder's error, handed back as [`HeldKeyError::Holder`].
+    type Error;
+
+    /// The key's public key; its KEM must be the suite's.
+    fn public_key(&self) -> &PublicKey;
+
+    /// `Decap(enc, sk)` into `out` (`Nsecret` bytes). `enc` has the KEM's `Nenc` bytes.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Self::Error>;
+}
+
+macro_rules! forward_holders {
+    ($($ptr:ty),*) => {$(
+        impl<H: DhHolder + ?Sized> DhHolder for $ptr {
+            type Error = H::Error;
+            fn public_key(&self) -> &PublicKey {
+                (**self).public_key()
+            }
+            fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), H::Error> {
+                (**self).dh(peer, out)
+            }
+        }
+
+        impl<H: DecapHolder + ?Sized> DecapHolder for $ptr {
+            type Error = H::Error;
+            fn public_key(&self) -> &PublicKey {
+                (**self).public_key()
+            }
+            fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), H::Error> {
+                (**self).decapsulate(enc, out)
+            }
+        }
+    )*};
+}
+
+forward_holders!(&H);
+#[cfg(feature = "alloc")]
+forward_holders!(alloc::boxed::Box<H>, alloc::sync::Arc<H>);
+
+/// A holder seen by the KEM step: called with the peer (or `enc`) and the output; its own
+/// error stays with the generic caller, the step sees [`Error::Decap`] / [`Error::Encap`].
+pub(crate) type Ask<'a> = &'a dyn Fn(&[u8], &mut [u8]) -> Result<(), Error>;
+
+/// A receiver's key as the KEM step takes it.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub enum SkArg<'a> {
+    /// In this process, parsed or as bytes.
+    Key(KeyArg<'a, super::PrivateKey>),
+    /// A [`DhHolder`].
+    Dh(&'a PublicKey, Ask<'a>),
+    /// A [`DecapHolder`].
+    Decap(&'a PublicKey, Ask<'a>),
+}
+
+/// Calls `f` with `ask`, a holder call that records the holder's error; the result is that
+/// error when there was one, else `f`'s.
+fn asking<T, E>(
+    call: impl Fn(&[u8], &mut [u8]) -> Result<(), E>,
+    err: Error,
+    f: impl FnOnce(Ask<'_>) -> Result<T, Error>,
+) -> Result<T, HeldKeyError<E>> {
+    let failed = Cell::new(None);
+    let ask = |input: &[u8], out: &mut [u8]| {
+        call(input, out).map_err(|e| {
+            failed.set(Some(e));
+            err
+        })
+    };
+    let result = f(&ask);
+    match failed.into_inner() {
+        Some(e) => Err(HeldKeyError::Holder(e)),
+        None => result.map_err(HeldKeyError::Hpke),
+    }
+}
+
+impl<H: DhHolder> private::Sealed for ExternalDh<H> {}
+impl<H: DhHolder> PrivateKeyInput for ExternalDh<H> {
+    type Error = HeldKeyError<H::Error>;
+    fn with_key<T>(&self, f: impl FnOnce(SkArg<'_>) -> Result<T, Error>) -> Result<T, Self::Error> {
+        let holder = &self.0;
+        asking(
+            |peer, out| holder.dh(peer, out),
+            Error::Decap,
+            |ask| f(SkArg::Dh(holder.public_key(), ask)),
+        )
+    }
+}
+
+impl<H: DecapHolder> private::Sealed for ExternalDecap<H> {}
+impl<H: DecapHolder> PrivateKeyInput for ExternalDecap<H> {
+    type Error = HeldKeyError<H::Error>;
+    fn with_key<T>(&self, f: impl FnOnce(SkArg<'_>) -> Result<T, Error>) -> Result<T, Self::Error> {
+        let holder = &self.0;
+        asking(
+            |enc, out| holder.decapsulate(enc, out),
+            Error::Decap,
+            |ask| f(SkArg::Decap(holder.public_key(), ask)),
+        )
+    }
+}
+
+/// An Auth sender's static key for [`SenderMode`](super::SenderMode): a runtime
+/// [`PrivateKey`](super::PrivateKey), or an [`ExternalDh`] over a [`DhHolder`]. Sealed.
+///
+/// The runtime modes are values, so the key is a trait object here: a holder's failure is
+/// [`Error::Encap`], its own error not kept. A sender that needs it uses the typed API
+/// ([`crate::kem::AuthEncapKey`]), or keeps it beside the holder.
+pub trait SenderKeyInput: private::Sealed {
+    /// Calls `f` with the key as the KEM step takes it.
+    #[doc(hidden)]
+    fn with_sender_key(
+        &self,
+        f: &mut dyn FnMut(SenderKeyArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), Error>;
+}
+
+/// An Auth sender's key as the KEM step takes it.
+#[doc(hidden)]
+#[allow(missing_debug_implementations)]
+pub enum SenderKeyArg<'a> {
+    Key(&'a super::PrivateKey),
+    Dh(&'a PublicKey, Ask<'a>),
+}
+
+impl SenderKeyInput for super::PrivateKey {
+    fn with_sender_key(
+        &self,
+        f: &mut dyn FnMut(SenderKeyArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        f(SenderKeyArg::Key(self))
+    }
+}
+
+impl<H: DhHolder> SenderKeyInput for ExternalDh<H> {
+    fn with_sender_key(
+        &self,
+        f: &mut dyn FnMut(SenderKeyArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let ask = |peer: &[u8], out: &mut [u8]| self.0.dh(peer, out).map_err(|_| Error::Encap);
+        f(SenderKeyArg::Dh(self.0.public_key(), &ask))
+    }
+}
+
+/// `SenderMode`'s `Debug`: the key's kind, never its secret.
+pub(super) struct SenderKeyDebug<'a>(pub &'a dyn SenderKeyInput);
+
+impl fmt::Debug for SenderKeyDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Ok(());
+        let _ = self.0.with_sender_key(&mut |arg| {
+            out = match arg {
+                SenderKeyArg::Key(k) => k.fmt(f),
+                SenderKeyArg::Dh(pk, _) => f.debug_tuple("ExternalDh").field(pk).finish(),
+            };
+            Ok(())
+        });
+        out
+    }
+}
+
+/// A holder's error, boxed: what [`HeldKey`] hands back.
+#[cfg(feature = "alloc")]
+pub type BoxedHolderError = alloc::boxed::Box<dyn core::error::Error + Send + Sync>;
+
+/// A runtime key held elsewhere as a trait object, for code that keeps keys of holders it does
+/// not know the type of (a gateway's key table, a JOSE or COSE decryptor): an [`ExternalDh`]
+/// over a [`DhHolder`] or an [`ExternalDecap`] over a [`DecapHolder`] whose error converts to a
+/// boxed error (any `std::error::Error + Send + Sync`, a `&str`, a `String`). `&dyn HeldKey`
+/// goes wherever [`Suite`](super::Suite) takes a private key; the holder's error comes back
+/// boxed in [`HeldKeyError::Holder`]. Sealed.
+#[cfg(feature = "alloc")]
+pub trait HeldKey: private::Sealed {
+    /// The key's public key.
+    fn public_key(&self) -> &PublicKey;
+
+    /// Calls `f` with the key as the KEM step takes it.
+    #[doc(hidden)]
+    fn with_held_key(
+        &self,
+        f: &mut dyn FnMut(SkArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), HeldKeyError<BoxedHolderError>>;
+}
+
+#[cfg(feature = "alloc")]
+impl<H: DhHolder> HeldKey for ExternalDh<H>
+where
+    H::Error: Into<BoxedHolderError>,
+{
+    fn public_key(&self) -> &PublicKey {
+        self.0.public_key()
+    }
+
+    fn with_held_key(
+        &self,
+        f: &mut dyn FnMut(SkArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), HeldKeyError<BoxedHolderError>> {
+        self.with_key(f).map_err(boxed)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<H: DecapHolder> HeldKey for ExternalDecap<H>
+where
+    H::Error: Into<BoxedHolderError>,
+{
+    fn public_key(&self) -> &PublicKey {
+        self.0.public_key()
+    }
+
+    fn with_held_key(
+        &self,
+        f: &mut dyn FnMut(SkArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), HeldKeyError<BoxedHolderError>> {
+        self.with_key(f).map_err(boxed)
+    }
+}
+
+#[cfg(feature = "alloc")]
+fn boxed<E: Into<BoxedHolderError>>(e: HeldKeyError<E>) -> HeldKeyError<BoxedHolderError> {
+    match e {
+        HeldKeyError::Hpke(e) => HeldKeyError::Hpke(e),
+        HeldKeyError::Holder(e) => HeldKeyError::Holder(e.into()),
+    }
+}
+
+/// `dyn HeldKey` (with or without `Send + Sync`) as a receiver's key of the runtime API.
+#[cfg(feature = "alloc")]
+macro_rules! held_key_input {
+    ($($t:ty),*) => {$(
+        impl PrivateKeyInput for $t {
+            type Error = HeldKeyError<BoxedHolderError>;
+            fn with_key<T>(
+                &self,
+                f: impl FnOnce(SkArg<'_>) -> Result<T, Error>,
+            ) -> Result<T, Self::Error> {
+                let (mut f, mut out) = (Some(f), None);
+                self.with_held_key(&mut |arg| {
+                    let f = f.take().ok_or(Error::Decap)?;
+                    out = Some(f(arg)?);
+                    Ok(())
+                })?;
+                out.ok_or(HeldKeyError::Hpke(Error::Decap))
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "alloc")]
+held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
