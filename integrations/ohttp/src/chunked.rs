@@ -36,7 +36,7 @@
 use std::io;
 
 use rand_core::CryptoRng;
-use typed_hpke::suite::{self, ReceiverContext, ReceiverMode, SenderContext, SenderMode, Suite};
+use typed_hpke::suite::{self, ReceiverContext, SenderContext, SenderMode, Suite};
 
 use crate::error::from_hpke;
 use crate::gateway::Gateway;
@@ -528,10 +528,7 @@ impl RequestState {
         };
         let mut info_buf = [0; INFO_MAX];
         let info = info(REQUEST_LABEL, &head.hdr, &mut info_buf);
-        let ctx = head
-            .suite
-            .setup_receiver(head.enc, head.key.private_key(), info, ReceiverMode::Base)
-            .map_err(|_| Error::Decrypt)?;
+        let ctx = head.key.setup(head.suite, head.enc, info)?;
         let secret = Secret::export(head.suite, |s| ctx.export(RESPONSE_LABEL, s))?;
         let (suite, enc) = (head.suite, head.enc.to_vec());
         let rest = rest.to_vec();

@@ -52,6 +52,10 @@ pub enum Error {
     /// A message too long for the AEAD, or more chunks than one key can seal (the nonce counter
     /// would repeat).
     MessageLimit,
+    /// The holder of a gateway key held outside the process ([`crate::GatewayKey::held`])
+    /// failed: a token that is gone, a KMS that refused. The gateway's fault, not the
+    /// request's; the holder's own error is the holder's to report.
+    KeyHolder,
 }
 
 impl Error {
@@ -63,6 +67,7 @@ impl Error {
     ///   key and suite mismatches, send the `ohttp-key` problem type as well
     ///   ([`Error::is_key_config_problem`]).
     /// - 413 (Content Too Large) for a chunk beyond the gateway's limit.
+    /// - 500 (Internal Server Error) when the holder of a key held elsewhere fails.
     pub fn http_status(&self) -> Option<u16> {
         match self {
             Self::UnknownKeyId
@@ -73,6 +78,7 @@ impl Error {
             | Self::MissingFinalChunk
             | Self::MessageLimit => Some(400),
             Self::ChunkTooLarge => Some(413),
+            Self::KeyHolder => Some(500),
             Self::InvalidKeyConfig
             | Self::InvalidKey
             | Self::DuplicateKeyId
@@ -111,6 +117,7 @@ impl fmt::Display for Error {
             Self::NotReady => "the request's header has not been read yet",
             Self::ResponseStarted => "the chunked response was already started",
             Self::MessageLimit => "message too long or too many chunks",
+            Self::KeyHolder => "the gateway key's holder failed",
         })
     }
 }

@@ -1,8 +1,11 @@
 //! The gateway: holds one or more key pairs (key rotation), decapsulates requests (RFC 9458
 //! §4.3) and encapsulates their responses (§4.4).
 
+use std::sync::Arc;
+
 use rand_core::CryptoRng;
-use typed_hpke::suite::{self, ReceiverMode, Suite};
+use typed_hpke::kem::HeldKeyError;
+use typed_hpke::suite::{self, HeldKey, ReceiverContext, ReceiverMode, Suite};
 
 use crate::config::{Reader, kem};
 use crate::error::from_hpke;
@@ -11,13 +14,22 @@ use crate::{
     Error, HEADER_LEN, INFO_MAX, KeyConfig, REQUEST_LABEL, RESPONSE_LABEL, SymmetricSuite, info,
 };
 
-/// A gateway key pair and the configuration it publishes.
+/// A gateway key pair and the configuration it publishes. The private key is in this process
+/// or held elsewhere ([`GatewayKey::held`]: a PKCS#11 token, a KMS).
 ///
 /// Its `Debug` shows the configuration only.
 #[derive(Clone)]
 pub struct GatewayKey {
     config: KeyConfig,
-    private_key: suite::PrivateKey,
+    private_key: Key,
+}
+
+/// Where a gateway's private key is.
+#[derive(Clone)]
+enum Key {
+    /// Boxed: an ML-KEM key is ~24 KiB expanded, a held key a pointer.
+    Local(Box<suite::PrivateKey>),
+    Held(Arc<dyn HeldKey + Send + Sync>),
 }
 
 impl core::fmt::Debug for GatewayKey {
@@ -46,7 +58,33 @@ impl GatewayKey {
         let config = KeyConfig::new(key_id, private_key.public_key(), symmetric)?;
         Ok(Self {
             config,
-            private_key,
+            private_key: Key::Local(Box::new(private_key)),
+        })
+    }
+
+    /// A key pair whose private key is held outside the process, published under `key_id`
+    /// with the pairs `symmetric`: an `ExternalDh` over a `typed_hpke::suite::DhHolder` (the
+    /// DH-KEMs: the holder computes `DH(skR, pkE)`, as the `ohttp` crate's DHKEM(P-256) for
+    /// HSMs does) or an `ExternalDecap` over a `typed_hpke::suite::DecapHolder` (every KEM: the
+    /// holder decapsulates). A holder that fails fails the request with
+    /// [`Error::KeyHolder`]. `examples/ohttp_pkcs11.rs` in `typed-hpke-pkcs11` serves a key
+    /// in a SoftHSM2 token.
+    ///
+    /// # Errors
+    /// As [`GatewayKey::new`].
+    pub fn held(
+        key_id: u8,
+        key: impl HeldKey + Send + Sync + 'static,
+        symmetric: Vec<SymmetricSuite>,
+    ) -> Result<Self, Error> {
+        let public_key = key.public_key().clone();
+        for s in &symmetric {
+            s.suite(public_key.kem())?;
+        }
+        let config = KeyConfig::new(key_id, public_key, symmetric)?;
+        Ok(Self {
+            config,
+            private_key: Key::Held(Arc::new(key)),
         })
     }
 
@@ -125,9 +163,33 @@ impl GatewayKey {
         &self.config
     }
 
-    /// The private key.
-    pub fn private_key(&self) -> &suite::PrivateKey {
-        &self.private_key
+    /// The private key, when it is in this process.
+    pub fn private_key(&self) -> Option<&suite::PrivateKey> {
+        match &self.private_key {
+            Key::Local(k) => Some(k),
+            Key::Held(_) => None,
+        }
+    }
+
+    /// `SetupBaseR(enc, skR, info)` (RFC 9180 §5.1.1) with this key: [`Error::Decrypt`] if it
+    /// does not decapsulate, [`Error::KeyHolder`] if the key's holder fails.
+    pub(crate) fn setup(
+        &self,
+        suite: Suite,
+        enc: &[u8],
+        info: &[u8],
+    ) -> Result<ReceiverContext, Error> {
+        match &self.private_key {
+            Key::Local(k) => suite
+                .setup_receiver(enc, &**k, info, ReceiverMode::Base)
+                .map_err(|_| Error::Decrypt),
+            Key::Held(k) => suite
+                .setup_receiver(enc, &**k, info, ReceiverMode::Base)
+                .map_err(|e| match e {
+                    HeldKeyError::Holder(_) => Error::KeyHolder,
+                    HeldKeyError::Hpke(_) => Error::Decrypt,
+                }),
+        }
     }
 }
 
@@ -266,10 +328,7 @@ impl Gateway {
         }
         let mut info_buf = [0; INFO_MAX];
         let info = info(REQUEST_LABEL, &head.hdr, &mut info_buf);
-        let mut ctx = head
-            .suite
-            .setup_receiver(head.enc, &head.key.private_key, info, ReceiverMode::Base)
-            .map_err(|_| Error::Decrypt)?;
+        let mut ctx = head.key.setup(head.suite, head.enc, info)?;
         let mut request = vec![0; ct.len() - TAG_LEN];
         ctx.open_into(&[], ct, &mut request)
             .map_err(|_| Error::Decrypt)?;

@@ -275,7 +275,7 @@ fn http_status_of_each_request_error() {
 fn debug_shows_no_secret() {
     let mut rng = OsRng::default();
     let key = GatewayKey::derive(1, DhKemX25519HkdfSha256::ID, vec![AES128], &[7; 32]).unwrap();
-    let sk = key.private_key().to_bytes();
+    let sk = key.private_key().unwrap().to_bytes();
     let hex_sk: String = sk.iter().map(|b| format!("{b:02x}")).collect();
     let client = Client::new(key.config()).unwrap();
     let gateway = Gateway::new([key.clone()]).unwrap();
