@@ -36,8 +36,8 @@ use typed_hpke::aead::{Aead, Aes128Gcm, ChaCha20Poly1305};
 use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake256};
 use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem,
-    MlKem768, MlKem768P256, XWing,
+    AuthKem, DhKemP256HkdfSha256, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256, XWing,
 };
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Hpke, OsRng};
@@ -228,6 +228,39 @@ fn shared_secrets() {
     run::<DhKemP256HkdfSha256>();
     run::<MlKem768>();
     run::<XWing>();
+}
+
+/// What a key's holder answers is secret too: a `DhAnswer` (the Diffie-Hellman values a
+/// `DhRequest` asked for, receiver and Auth sender) and a `Decapsulated` (the shared secret a
+/// decapsulating holder returned) are wiped on drop.
+#[test]
+fn holders_answers() {
+    use typed_hpke::kem::{Decapsulated, DhRequest};
+    type X = DhKemX25519HkdfSha256;
+    let (sk_r, pk_r) = X::derive_key_pair(b"zeroize observed, holder r").unwrap();
+    let (sk_s, pk_s) = X::derive_key_pair(b"zeroize observed, holder s").unwrap();
+    let dh = |sk: &typed_hpke::PrivateKey<X>, peer: &[u8]| {
+        let sk =
+            x25519_dalek::StaticSecret::from(<[u8; 32]>::try_from(&sk.to_bytes()[..]).unwrap());
+        let peer = x25519_dalek::PublicKey::from(<[u8; 32]>::try_from(peer).unwrap());
+        *sk.diffie_hellman(&peer).as_bytes()
+    };
+    let (_, enc) = X::auth_encap(&mut OsRng::default(), &pk_r, &sk_s).unwrap();
+    let request = DhRequest::auth_decap(&enc, &pk_r, &pk_s).unwrap();
+    let dh_e = dh(&sk_r, enc.as_bytes());
+    let dh_s = dh(&sk_r, pk_s.as_bytes());
+    let answer = request.answer(&[&dh_e, &dh_s]).unwrap();
+    dropped_clean("DhAnswer (receiver)", answer, &[&dh_e, &dh_s], 48);
+    let answer = DhRequest::auth_encap(&pk_s, &pk_r)
+        .answer(&[&dh_s])
+        .unwrap();
+    dropped_clean("DhAnswer (sender)", answer, &[&dh_s], 24);
+
+    let (sk, pk) = MlKem768::derive_key_pair(b"zeroize observed, decapsulated").unwrap();
+    let (_, enc) = MlKem768::encap(&mut OsRng::default(), &pk).unwrap();
+    let secret = MlKem768::decap(&enc, &sk).unwrap().as_bytes().to_vec();
+    let key = Decapsulated::new(&enc, &secret).unwrap();
+    dropped_clean("Decapsulated", key, &[&secret], 24);
 }
 
 /// The AEAD key and base nonce a context was keyed with, from the key schedule of the shared
