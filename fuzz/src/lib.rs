@@ -5,6 +5,7 @@
 mod context;
 #[cfg(feature = "differential")]
 pub mod differential;
+pub mod held;
 pub mod integrations;
 pub mod jose_cose;
 mod kem;

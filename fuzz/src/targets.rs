@@ -38,6 +38,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("jose", jose),
     ("cose", cose),
     ("limits", limits),
+    ("held", crate::held::held),
 ];
 
 pub fn public_key(data: &[u8]) {
