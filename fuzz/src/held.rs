@@ -97,6 +97,12 @@ impl<K: AuthKem> DhHolder<K> for InProcess<'_, K> {
     }
 }
 
+/// `Ndh` for the two curves this target runs.
+fn dh_len<K: AuthKem>() -> usize {
+    use typed_hpke::hybrid_array::typenum::Unsigned;
+    K::NDh::USIZE
+}
+
 fn dh_kem<K: AuthKem>(input: &mut Input<'_>) {
     type S<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
     let mut rng = {
@@ -147,9 +153,11 @@ fn dh_kem<K: AuthKem>(input: &mut Input<'_>) {
         assert_eq!(result.unwrap_err(), Error::InvalidLength);
         return;
     }
-    let refused = kinds
+    // Refused: an answer of the wrong length or all zeros, which the honest one is too for a
+    // low-order X25519 `enc` (RFC 9180 §7.1.4).
+    let refused = answers
         .iter()
-        .any(|k| matches!(k, Answer::Zeros | Answer::Short));
+        .any(|a| a.len() != dh_len::<K>() || a.iter().all(|&b| b == 0));
     let key = match result {
         Ok(key) => {
             assert!(!refused, "{kinds:?} accepted");
