@@ -12,14 +12,11 @@
 //!    the KMS must compute with; the answers, awaited, give the key for the ordinary `open_*`;
 //! 2. typed ML-KEM-768: the KMS decapsulates whole; `kem::Decapsulated` binds its answer to the
 //!    `enc`;
-//! 3. the runtime API, P-256 with the suite read off the wire: a synchronous holder
-//!    (`suite::DhHolder`) run on tokio's blocking pool, the shape for a client library that
-//!    has only a blocking call.
+//! 3. the runtime API, P-256 with the suite read off the wire: `Suite::dh_peers` validates
+//!    `enc` and lists what to ask; the awaited answers go to `Suite::open` in `suite::Answers`.
 //!
 //! typed-hpke validates every peer before the KMS is asked, refuses an all-zero answer (RFC
 //! 9180 §7.1.4), and derives the shared secret and the context as with an in-process key.
-
-use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 use typed_hpke::aead::ChaCha20Poly1305;
@@ -27,7 +24,7 @@ use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::{
     Decapsulated, DhKemX25519HkdfSha256 as X25519, DhRequest, ExternalDh, Kem, MlKem768,
 };
-use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
+use typed_hpke::suite::{Answers, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Hpke, OsRng, PublicKey};
 
 /// What the KMS is asked: `DH(sk, peer)` with one of its DH keys, or a decapsulation.
@@ -159,26 +156,6 @@ impl Kms {
     }
 }
 
-/// A P-256 key in the KMS for the runtime API's synchronous holder: it blocks on the async
-/// call, so it runs where blocking is allowed (`spawn_blocking`).
-struct BlockingP256 {
-    kms: Kms,
-    public: suite::PublicKey,
-    runtime: tokio::runtime::Handle,
-}
-
-impl suite::DhHolder for BlockingP256 {
-    type Error = KmsError;
-    fn public_key(&self) -> &suite::PublicKey {
-        &self.public
-    }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), KmsError> {
-        let dh = self.runtime.block_on(self.kms.dh("p256", peer))?;
-        out.copy_from_slice(&dh);
-        Ok(())
-    }
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = OsRng::default();
@@ -236,43 +213,37 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("typed ML-KEM-768: opened with the KMS's decapsulation, awaited");
 
     // 3. The runtime API: the suite comes off the wire, the key is the KMS's P-256 key.
+    // `Suite::dh_peers` validates `enc` and lists what the KMS must compute; the answers,
+    // awaited, go to the ordinary runtime functions in `suite::Answers`.
     let suite = Suite::new(0x0010, 0x0001, 0x0001)?;
-    let holder = Arc::new(BlockingP256 {
-        kms: kms.clone(),
-        public: suite.public_key_from_bytes(&published.p256)?,
-        runtime: tokio::runtime::Handle::current(),
-    });
-    let (enc, mut tx) =
-        suite.setup_sender(&mut rng, &holder.public, b"runtime", SenderMode::Base)?;
+    let public = suite.public_key_from_bytes(&published.p256)?;
+    let (enc, mut tx) = suite.setup_sender(&mut rng, &public, b"runtime", SenderMode::Base)?;
     let ct = tx.seal(b"", b"P-256 in the KMS")?;
-    let opened = {
-        let (holder, enc) = (holder.clone(), enc.as_bytes().to_vec());
-        tokio::task::spawn_blocking(move || {
-            let key = ExternalDh(holder);
-            suite.open(&enc, &key, b"runtime", b"", &ct, ReceiverMode::Base)
-        })
-    };
-    // The current-thread runtime keeps serving the KMS task while the blocking pool waits.
-    assert_eq!(opened.await??, b"P-256 in the KMS");
+    let mut answers = Answers::new(public.clone());
+    for peer in suite.dh_peers(enc.as_bytes(), ReceiverMode::Base)? {
+        answers.answer(peer, &kms.dh("p256", peer).await?);
+    }
+    let key = ExternalDh(&answers);
+    let opened = suite.open(
+        enc.as_bytes(),
+        &key,
+        b"runtime",
+        b"",
+        &ct,
+        ReceiverMode::Base,
+    )?;
+    assert_eq!(opened, b"P-256 in the KMS");
     // A forged `enc` is refused before the KMS is asked anything.
     let mut forged = enc.as_bytes().to_vec();
     forged[0] = 0x05;
-    let refused = suite.setup_receiver(
-        &forged,
-        &ExternalDh(&*holder),
-        b"runtime",
-        ReceiverMode::Base,
-    );
-    assert!(refused.is_err());
+    assert!(suite.dh_peers(&forged, ReceiverMode::Base).is_err());
     // An answer of all zeros (a low-order `enc` on X25519) is refused as in process.
     let low_order = EncappedKey::<X25519>::from_bytes(&[0u8; 32])?;
     let answer = kms
         .answer("x25519", DhRequest::decap(&low_order, &pk_kms)?)
         .await;
     assert!(answer.is_err());
-    println!(
-        "runtime P-256: opened with the KMS's key from the blocking pool; a forged enc refused"
-    );
+    println!("runtime P-256: opened with the KMS's key, awaited; a forged enc refused");
     println!("ok");
     Ok(())
 }

@@ -105,8 +105,9 @@ mod typed {
 }
 
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
+pub use self::held::NotAnswered;
 #[cfg(feature = "alloc")]
-pub use self::held::{BoxedHolderError, HeldKey};
+pub use self::held::{Answers, BoxedHolderError, HeldKey};
 pub use self::held::{DecapHolder, DhHolder, SenderKeyInput};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
@@ -673,6 +674,31 @@ impl Suite {
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Decap)?;
         Ok(ReceiverContext(state))
+    }
+
+    /// The public keys whose `DH(skR, ·)` a receiver's key held elsewhere must compute to
+    /// set up `mode` with `enc` (RFC 9180 §4.1, §5.1.3): `enc` (as `pkE`), then the sender's
+    /// key in the auth modes. `enc` is validated first, as the runtime setup validates it
+    /// before a [`DhHolder`] is asked. The first step of a setup with [`Answers`].
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for a KEM that is not a DH-KEM; [`Error::Decap`] for an
+    /// `enc` that is not a public key of the KEM; [`Error::InvalidPublicKey`] for a sender's
+    /// key of another KEM.
+    pub fn dh_peers<'a>(
+        &self,
+        enc: &'a [u8],
+        mode: ReceiverMode<'a>,
+    ) -> Result<impl Iterator<Item = &'a [u8]>, Error> {
+        if !self.supports_auth() {
+            return Err(Error::UnsupportedOperation);
+        }
+        self.public_key_from_bytes(enc).map_err(|_| Error::Decap)?;
+        let (_, pk_s) = mode.parts();
+        if pk_s.is_some_and(|pk| pk.kem_id() != self.kem) {
+            return Err(Error::InvalidPublicKey);
+        }
+        Ok(core::iter::once(enc).chain(pk_s.map(PublicKey::as_bytes)))
     }
 
     /// The key schedule (RFC 9180 §5.1) on a KEM step's shared secret: the context's state.

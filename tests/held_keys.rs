@@ -583,6 +583,94 @@ fn refusals<K: AuthKem>(
     assert_eq!(rx.open(AAD, &ct).unwrap_err(), Error::Open, "{name}");
 }
 
+/// The runtime API's two steps: `Suite::dh_peers`, the holder's answers awaited and recorded
+/// in `suite::Answers`, then the ordinary runtime functions, in every mode.
+fn runtime_two_step<K: AuthKem>() {
+    let name = format!("kem {:#06x}", K::ID);
+    let mut rng = ChaCha20Rng::seed_from_u64(u64::from(K::ID) + 7);
+    let (sk_r, pk_r) = K::derive_key_pair(b"answers receiver").unwrap();
+    let (sk_s, pk_s) = K::derive_key_pair(b"answers sender").unwrap();
+    let holder = Holder::new(&sk_r.clone().into(), Behaviour::Honest);
+    let sealed = seal_every_mode(&mut rng, &pk_r, &sk_s);
+    let suite = Suite::new(K::ID, 1, 3).unwrap();
+    let p = psk();
+    let rt_pk_s = suite::PublicKey::from(pk_s.clone());
+    for (mode, enc, ct) in &sealed.modes {
+        let mode = match *mode {
+            "base" => ReceiverMode::Base,
+            "psk" => ReceiverMode::Psk(&p),
+            "auth" => ReceiverMode::Auth(&rt_pk_s),
+            _ => ReceiverMode::AuthPsk(&p, &rt_pk_s),
+        };
+        let mut answers = suite::Answers::new(holder.public.clone());
+        let peers: Vec<&[u8]> = suite.dh_peers(enc.as_bytes(), mode).unwrap().collect();
+        assert_eq!(
+            peers.len(),
+            1 + usize::from(matches!(
+                mode,
+                ReceiverMode::Auth(_) | ReceiverMode::AuthPsk(..)
+            ))
+        );
+        assert_eq!(peers[0], enc.as_bytes());
+        for peer in &peers {
+            let mut out = vec![0u8; dh_len::<K>()];
+            holder.compute(peer, &mut out).unwrap();
+            answers.answer(peer, &out);
+        }
+        let opened = suite.open(enc.as_bytes(), &ExternalDh(&answers), INFO, AAD, ct, mode);
+        assert_eq!(opened.unwrap(), PT, "{name} {mode:?}");
+        // Without the answers: the lookup's own error, before any context.
+        let empty = suite::Answers::new(holder.public.clone());
+        let err = suite
+            .setup_receiver(enc.as_bytes(), &ExternalDh(&empty), INFO, mode)
+            .unwrap_err();
+        assert_eq!(err, HeldKeyError::Holder(suite::NotAnswered), "{name}");
+    }
+    // An `enc` that is not a point is refused before anything is asked.
+    if let Ok(bad) = EncappedKey::<K>::from_bytes(&vec![0xffu8; sealed.modes[0].1.as_bytes().len()])
+        && PublicKey::<K>::from_bytes(bad.as_bytes()).is_err()
+    {
+        assert_eq!(
+            suite.dh_peers(bad.as_bytes(), ReceiverMode::Base).err(),
+            Some(Error::Decap)
+        );
+    }
+    assert!(format!("{:?}", suite::Answers::new(holder.public.clone())).contains("answers: 0"));
+}
+
+#[test]
+fn runtime_two_steps() {
+    runtime_two_step::<DhKemX25519HkdfSha256>();
+    runtime_two_step::<DhKemX448HkdfSha512>();
+    runtime_two_step::<P256>();
+    runtime_two_step::<DhKemP384HkdfSha384>();
+    runtime_two_step::<DhKemP521HkdfSha512>();
+    runtime_two_step::<DhKemSecp256k1HkdfSha256>();
+    // A decapsulating holder's answer: the shared secret recorded for its `enc`.
+    let (sk, pk) = MlKem768::derive_key_pair(b"answers ml-kem").unwrap();
+    let suite = Suite::new(MlKem768::ID, 1, 3).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    let (enc, ct) = S::<MlKem768>::seal_base(&mut rng, &pk, INFO, AAD, PT).unwrap();
+    assert_eq!(
+        suite.dh_peers(enc.as_bytes(), ReceiverMode::Base).err(),
+        Some(Error::UnsupportedOperation)
+    );
+    let mut answers = suite::Answers::new(pk.into());
+    answers.answer(
+        enc.as_bytes(),
+        MlKem768::decap(&enc, &sk).unwrap().as_bytes(),
+    );
+    let opened = suite.open(
+        enc.as_bytes(),
+        &ExternalDecap(&answers),
+        INFO,
+        AAD,
+        &ct,
+        ReceiverMode::Base,
+    );
+    assert_eq!(opened.unwrap(), PT);
+}
+
 #[test]
 fn every_dh_kem_in_every_mode() {
     dh_kem::<DhKemX25519HkdfSha256>();

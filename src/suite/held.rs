@@ -286,3 +286,115 @@ macro_rules! held_key_input {
 
 #[cfg(feature = "alloc")]
 held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
+
+/// A runtime key's answers, collected ahead of the setup: the runtime API's two steps for a
+/// holder that answers asynchronously. [`Suite::dh_peers`](super::Suite::dh_peers) validates
+/// `enc` and lists what a [`DhHolder`]-like key must compute; the caller awaits each answer,
+/// records it with [`Answers::answer`], and passes `ExternalDh(&answers)` (or, for a holder
+/// that decapsulates, `ExternalDecap(&answers)` with the shared secret recorded for `enc`) to
+/// the ordinary runtime functions, which look each value up instead of calling out. A value
+/// never recorded is [`NotAnswered`]. The answers are wiped on drop; `Debug` prints none.
+///
+/// ```
+/// # #[cfg(all(feature = "nist", feature = "aes-gcm", feature = "getrandom"))] {
+/// use typed_hpke::kem::ExternalDh;
+/// use typed_hpke::suite::{Answers, ReceiverMode, SenderMode, Suite};
+/// # fn kms_dh(sk: &typed_hpke::suite::PrivateKey, peer: &[u8]) -> Vec<u8> {
+/// #     use p256::elliptic_curve::point::AffineCoordinates as _;
+/// #     use p256::elliptic_curve::sec1::FromSec1Point as _;
+/// #     let sk = p256::NonZeroScalar::try_from(&sk.to_bytes()[..]).unwrap();
+/// #     let peer = p256::AffinePoint::from_sec1_bytes(peer).unwrap();
+/// #     (p256::ProjectivePoint::from(peer) * *sk).to_affine().x().to_vec()
+/// # }
+/// let suite = Suite::new(0x0010, 0x0001, 0x0001)?;
+/// # let (kms_key, public_key) = suite.generate_key_pair(&mut typed_hpke::OsRng::default())?;
+/// # let (enc, ct) = suite.seal(&mut typed_hpke::OsRng::default(), &public_key, b"", b"", b"hi", SenderMode::Base)?;
+/// let mut answers = Answers::new(public_key);
+/// for peer in suite.dh_peers(&enc, ReceiverMode::Base)? {
+///     let dh = kms_dh(&kms_key, peer); // an `.await` in an async server
+///     answers.answer(peer, &dh);
+/// }
+/// let pt = suite.open(&enc, &ExternalDh(&answers), b"", b"", &ct, ReceiverMode::Base)?;
+/// assert_eq!(pt, b"hi");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "alloc")]
+pub struct Answers {
+    public_key: PublicKey,
+    answers: alloc::vec::Vec<(alloc::vec::Vec<u8>, zeroize::Zeroizing<alloc::vec::Vec<u8>>)>,
+}
+
+/// The error of [`Answers`] asked about a value it has no answer for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAnswered;
+
+impl fmt::Display for NotAnswered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no answer was recorded for this value")
+    }
+}
+
+impl core::error::Error for NotAnswered {}
+
+#[cfg(feature = "alloc")]
+impl Answers {
+    /// No answers yet, for the key whose public key is `public_key`.
+    pub fn new(public_key: PublicKey) -> Self {
+        Self {
+            public_key,
+            answers: alloc::vec::Vec::new(),
+        }
+    }
+
+    /// Records that the holder computed `output` for `input`: `DH(sk, input)` for a peer
+    /// [`Suite::dh_peers`](super::Suite::dh_peers) listed, or the shared secret of the `enc`
+    /// `input`.
+    pub fn answer(&mut self, input: &[u8], output: &[u8]) {
+        self.answers
+            .push((input.to_vec(), zeroize::Zeroizing::new(output.to_vec())));
+    }
+
+    /// The answer for `input` into `out` (same length).
+    fn look_up(&self, input: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        let (_, output) = self
+            .answers
+            .iter()
+            .find(|(asked, output)| asked.as_slice() == input && output.len() == out.len())
+            .ok_or(NotAnswered)?;
+        out.copy_from_slice(output);
+        Ok(())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl fmt::Debug for Answers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Answers")
+            .field("public_key", &self.public_key)
+            .field("answers", &self.answers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl DhHolder for Answers {
+    type Error = NotAnswered;
+    fn public_key(&self) -> &PublicKey {
+        &self.public_key
+    }
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        self.look_up(peer, out)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl DecapHolder for Answers {
+    type Error = NotAnswered;
+    fn public_key(&self) -> &PublicKey {
+        &self.public_key
+    }
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        self.look_up(enc, out)
+    }
+}
