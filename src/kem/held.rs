@@ -272,25 +272,28 @@ fn checked_dh<K: AuthKem>(answer: &[u8], err: Error) -> Result<Dh<K>, Error> {
     }
 }
 
-/// Asks `holder` for `DH(sk, peer)`.
-fn ask<K: AuthKem, H: DhHolder<K> + ?Sized>(
+/// The holder's answers to `request`, one `DH(sk, peer)` per peer in order: the two steps of
+/// a [`DhRequest`] with the holder called in between, as an async caller runs them.
+fn answered<K: AuthKem, H: DhHolder<K> + ?Sized>(
     holder: &H,
-    peer: &PublicKey<K>,
-    err: Error,
-) -> Result<Dh<K>, HeldKeyError<H::Error>> {
-    let mut out = Zeroizing::new(Array::<u8, K::NDh>::default());
-    holder.dh(peer, &mut out).map_err(HeldKeyError::Holder)?;
-    Ok(checked_dh::<K>(&out, err)?)
+    request: DhRequest<K>,
+) -> Result<DhAnswer<K>, HeldKeyError<H::Error>> {
+    // At most two peers: `pkE` and the other party's static key.
+    let mut outs: [Dh<K>; 2] = Default::default();
+    let mut n = 0;
+    for (peer, out) in request.peers().zip(&mut outs) {
+        holder.dh(peer, out).map_err(HeldKeyError::Holder)?;
+        n += 1;
+    }
+    let [a, b] = &outs;
+    Ok(request.answer(&[a.as_slice(), b.as_slice()][..n])?)
 }
 
 impl<K: AuthKem, H: DhHolder<K>> DecapKey<K> for ExternalDh<H> {
     type Error = HeldKeyError<H::Error>;
     fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
-        let pk_e = ephemeral(enc, Error::Decap)?;
-        // dh = DH(skR, pkE); kem_context = concat(enc, pkRm)
-        let dh = ask(&self.0, &pk_e, Error::Decap)?;
-        let pk_rm = self.0.public_key().as_bytes();
-        Ok(K::AuthEngine::shared_secret(&[&dh], &[&enc.enc, pk_rm]).map_err(|_| Error::Decap)?)
+        let request = DhRequest::decap(enc, self.0.public_key())?;
+        Ok(answered(&self.0, request)?.decap_for(enc)?)
     }
 }
 
@@ -300,16 +303,8 @@ impl<K: AuthKem, H: DhHolder<K>> AuthDecapKey<K> for ExternalDh<H> {
         enc: &EncappedKey<K>,
         pk_s: &PublicKey<K>,
     ) -> Result<SharedSecret<K>, Self::Error> {
-        let pk_e = ephemeral(enc, Error::Decap)?;
-        // dh = concat(DH(skR, pkE), DH(skR, pkS)); kem_context = concat(enc, pkRm, pkSm)
-        let dh_e = ask(&self.0, &pk_e, Error::Decap)?;
-        let dh_s = ask(&self.0, pk_s, Error::Decap)?;
-        let pk_rm = self.0.public_key().as_bytes();
-        let kem_context: [&[u8]; 3] = [&enc.enc, pk_rm, pk_s.as_bytes()];
-        Ok(
-            K::AuthEngine::shared_secret(&[&dh_e, &dh_s], &kem_context)
-                .map_err(|_| Error::Decap)?,
-        )
+        let request = DhRequest::auth_decap(enc, self.0.public_key(), pk_s)?;
+        Ok(answered(&self.0, request)?.auth_decap_for(enc, pk_s)?)
     }
 }
 
@@ -322,11 +317,8 @@ impl<K: AuthKem, H: DhHolder<K>> AuthEncapKey<K> for ExternalDh<H> {
         prepared: Option<&K::Prepared>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Self::Error> {
         // DH(skS, pkR) from the holder; the ephemeral half here.
-        let dh_s = ask(&self.0, pk_r, Error::Encap)?;
-        let pk_sm = self.0.public_key().as_bytes();
-        Ok(K::AuthEngine::auth_encap_with_dh(
-            rng, pk_r, prepared, pk_sm, &dh_s,
-        )?)
+        let request = DhRequest::auth_encap(self.0.public_key(), pk_r);
+        Ok(answered(&self.0, request)?.auth_encap_for(rng, pk_r, prepared)?)
     }
 }
 
