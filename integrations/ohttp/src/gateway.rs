@@ -183,14 +183,24 @@ impl GatewayKey {
             Key::Local(k) => suite
                 .setup_receiver(enc, &**k, info, ReceiverMode::Base)
                 .map_err(|_| Error::Decrypt),
-            Key::Held(k) => suite
-                .setup_receiver(enc, &**k, info, ReceiverMode::Base)
-                .map_err(|e| match e {
-                    HeldKeyError::Holder(_) => Error::KeyHolder,
-                    HeldKeyError::Hpke(_) => Error::Decrypt,
-                }),
+            Key::Held(k) => setup_held(&**k, suite, enc, info),
         }
     }
+}
+
+/// `SetupBaseR` with a key held elsewhere.
+fn setup_held(
+    key: &(dyn HeldKey + '_),
+    suite: Suite,
+    enc: &[u8],
+    info: &[u8],
+) -> Result<ReceiverContext, Error> {
+    suite
+        .setup_receiver(enc, key, info, ReceiverMode::Base)
+        .map_err(|e| match e {
+            HeldKeyError::Holder(_) => Error::KeyHolder,
+            HeldKeyError::Hpke(_) => Error::Decrypt,
+        })
 }
 
 /// A gateway: the key pairs it holds, found by key identifier.
@@ -322,13 +332,60 @@ impl Gateway {
     /// key's configuration does not list; [`Error::Decrypt`] if it does not decapsulate or
     /// authenticate. [`Error::http_status`] gives the status to answer each with.
     pub fn decapsulate(&self, enc_request: &[u8]) -> Result<(Vec<u8>, GatewayResponse), Error> {
+        self.decapsulate_in(enc_request, None)
+    }
+
+    /// The key identifier, suite and `enc` of an encapsulated request, parsed and checked as
+    /// [`Gateway::decapsulate`] checks them: the first of the two steps for a key whose holder
+    /// answers asynchronously (a network KMS), which no thread should block on. Ask the holder
+    /// what `suite.dh_peers(enc, ReceiverMode::Base)` lists (or to decapsulate `enc`), record
+    /// the answers in a `typed_hpke::suite::Answers`, and finish with
+    /// [`Gateway::decapsulate_with`].
+    ///
+    /// # Errors
+    /// As [`Gateway::decapsulate`], before any key is used.
+    pub fn request_enc<'a>(
+        &'a self,
+        enc_request: &'a [u8],
+    ) -> Result<(&'a GatewayKey, Suite, &'a [u8]), Error> {
+        let (head, _) = self.head(enc_request)?;
+        Ok((head.key, head.suite, head.enc))
+    }
+
+    /// [`Gateway::decapsulate`] with `key` standing for the request's gateway key: the second
+    /// step after [`Gateway::request_enc`], `key` an `ExternalDh` (or `ExternalDecap`) over the
+    /// `Answers` the holder gave.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] if `key`'s public key is not the one the request's key
+    /// configuration publishes; [`Error::KeyHolder`] if `key` has no answer; otherwise as
+    /// [`Gateway::decapsulate`].
+    pub fn decapsulate_with(
+        &self,
+        enc_request: &[u8],
+        key: &dyn HeldKey,
+    ) -> Result<(Vec<u8>, GatewayResponse), Error> {
+        self.decapsulate_in(enc_request, Some(key))
+    }
+
+    fn decapsulate_in(
+        &self,
+        enc_request: &[u8],
+        key: Option<&dyn HeldKey>,
+    ) -> Result<(Vec<u8>, GatewayResponse), Error> {
         let (head, ct) = self.head(enc_request)?;
         if ct.len() < TAG_LEN {
             return Err(Error::Truncated);
         }
         let mut info_buf = [0; INFO_MAX];
         let info = info(REQUEST_LABEL, &head.hdr, &mut info_buf);
-        let mut ctx = head.key.setup(head.suite, head.enc, info)?;
+        let mut ctx = match key {
+            None => head.key.setup(head.suite, head.enc, info)?,
+            Some(key) if key.public_key() == head.key.config.public_key() => {
+                setup_held(key, head.suite, head.enc, info)?
+            }
+            Some(_) => return Err(Error::InvalidKey),
+        };
         let mut request = vec![0; ct.len() - TAG_LEN];
         ctx.open_into(&[], ct, &mut request)
             .map_err(|_| Error::Decrypt)?;

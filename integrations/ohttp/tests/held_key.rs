@@ -46,7 +46,11 @@ impl DhHolder for Token {
 }
 
 fn token() -> std::sync::Arc<Token> {
-    let secret = x25519_dalek::StaticSecret::from([42; 32]);
+    token_at(42)
+}
+
+fn token_at(seed: u8) -> std::sync::Arc<Token> {
+    let secret = x25519_dalek::StaticSecret::from([seed; 32]);
     let public = AnyKem::new(0x0020)
         .unwrap()
         .public_key_from_bytes(x25519_dalek::PublicKey::from(&secret).as_bytes())
@@ -145,4 +149,51 @@ fn a_post_quantum_key_held_elsewhere() {
     let gateway = Gateway::new([key.clone()]).unwrap();
     assert_eq!(key.config().kem_id(), MlKem768::ID);
     exchange(&Client::new(key.config()).unwrap(), &gateway).unwrap();
+}
+
+/// An async gateway: the request's `enc` first, the holder's answers awaited (here computed at
+/// once), then `decapsulate_with` over `suite::Answers`. A key of another configuration and a
+/// missing answer are refused.
+#[test]
+fn the_two_steps_of_an_async_gateway() {
+    use typed_hpke::suite::{Answers, ReceiverMode};
+    let token = token();
+    let key = GatewayKey::held(9, ExternalDh(token.clone()), pairs()).unwrap();
+    let gateway = Gateway::new([key.clone()]).unwrap();
+    let client = Client::new(key.config()).unwrap();
+    let mut rng = OsRng::default();
+    let (enc_request, pending) = client.encapsulate(&mut rng, b"GET /async").unwrap();
+    let (gateway_key, suite, enc) = gateway.request_enc(&enc_request).unwrap();
+    assert_eq!(gateway_key.config(), key.config());
+    let mut answers = Answers::new(gateway_key.config().public_key().clone());
+    let asked = token.asked.load(Ordering::Relaxed);
+    for peer in suite.dh_peers(enc, ReceiverMode::Base).unwrap() {
+        let mut dh = [0u8; 32];
+        DhHolder::dh(&*token, peer, &mut dh).unwrap(); // an `.await` on a KMS
+        answers.answer(peer, &dh);
+    }
+    let (request, responder) = gateway
+        .decapsulate_with(&enc_request, &ExternalDh(&answers))
+        .unwrap();
+    assert_eq!(request, b"GET /async");
+    // The token was asked once, by the loop above; the gateway only looked the answer up.
+    assert_eq!(token.asked.load(Ordering::Relaxed), asked + 1);
+    let response = responder.encapsulate(&mut rng, b"200").unwrap();
+    assert_eq!(pending.decapsulate(&response).unwrap(), b"200");
+
+    // No answer for this request's `enc`; another configuration's key.
+    let empty = Answers::new(key.config().public_key().clone());
+    assert_eq!(
+        gateway
+            .decapsulate_with(&enc_request, &ExternalDh(&empty))
+            .unwrap_err(),
+        Error::KeyHolder
+    );
+    let other = Answers::new(token_at(7).public.clone());
+    assert_eq!(
+        gateway
+            .decapsulate_with(&enc_request, &ExternalDh(&other))
+            .unwrap_err(),
+        Error::InvalidKey
+    );
 }
