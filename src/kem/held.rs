@@ -263,10 +263,12 @@ fn ephemeral<K: AuthKem>(enc: &EncappedKey<K>, err: Error) -> Result<PublicKey<K
 /// A holder's answer as a Diffie-Hellman output: `Ndh` bytes, not all zeros (§7.1.4; for the
 /// Weierstrass curves an x-coordinate of zero is refused too: the holder cannot express the
 /// identity, and no honest key meets such a point).
-fn checked_dh<K: AuthKem>(answer: &[u8], err: Error) -> Result<Dh<K>, Error> {
-    let dh = Zeroizing::new(Array::try_from(answer).map_err(|_| err)?);
-    if crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(&dh)) {
-        Ok(dh)
+fn check_dh<K: AuthKem>(answer: &[u8], err: Error) -> Result<(), Error> {
+    use hybrid_array::typenum::Unsigned;
+    if answer.len() == K::NDh::USIZE
+        && crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(answer))
+    {
+        Ok(())
     } else {
         Err(err)
     }
@@ -329,7 +331,7 @@ impl<K: Kem, H: DecapHolder<K>> DecapKey<K> for ExternalDecap<H> {
         self.0
             .decapsulate(enc, &mut out)
             .map_err(HeldKeyError::Holder)?;
-        Ok(Decapsulated::<K>::checked(out)?.secret)
+        Ok(checked_secret::<K>(out)?)
     }
 }
 
@@ -430,20 +432,30 @@ impl<K: AuthKem> DhRequest<K> {
         } else {
             Error::Encap
         };
-        let mut dh = dh.iter();
-        let mut next = || checked_dh::<K>(dh.next().copied().unwrap_or_default(), err);
-        let enc = match self.enc {
-            Some((enc, _)) => Some((enc, next()?)),
-            None => None,
-        };
-        let peer = match self.peer {
-            Some(pk) => Some((pk, next()?)),
-            None => None,
-        };
+        // Every byte of the answer is set, the values absent too (zeros, the own key): no
+        // `Option` payload left with whatever bytes were where it was built, which held a
+        // copy of a DH value (`tests/zeroize_observed.rs`, `holders_answers`).
+        let mut values: [Dh<K>; 2] = Default::default();
+        let mut asked = 0u64;
+        let (enc, peer) = (self.enc.map(|(enc, _)| enc), self.peer);
+        let slots = [enc.is_some(), peer.is_some()];
+        let mut given = dh.iter();
+        for (i, slot) in slots.into_iter().enumerate() {
+            if slot {
+                let answer = given.next().copied().unwrap_or_default();
+                check_dh::<K>(answer, err)?;
+                values[i].copy_from_slice(answer);
+                asked |= 1 << i;
+            }
+        }
         Ok(DhAnswer {
+            enc: enc.unwrap_or_else(|| EncappedKey {
+                enc: Array::default(),
+            }),
+            peer: peer.unwrap_or_else(|| self.own.clone()),
             own: self.own,
-            enc,
-            peer,
+            asked,
+            values,
         })
     }
 }
@@ -462,24 +474,31 @@ impl<K: AuthKem> fmt::Debug for DhRequest<K> {
 /// secret.
 pub struct DhAnswer<K: AuthKem> {
     own: PublicKey<K>,
-    enc: Option<(EncappedKey<K>, Dh<K>)>,
-    peer: Option<(PublicKey<K>, Dh<K>)>,
+    /// The `enc` asked about (zeros if none: bit 0 of `asked`).
+    enc: EncappedKey<K>,
+    /// The other party's static key asked about (the own key if none: bit 1 of `asked`).
+    peer: PublicKey<K>,
+    asked: u64,
+    /// `DH(sk, pkE)` and `DH(sk, peer)`; zeros where not asked.
+    values: [Dh<K>; 2],
 }
 
 impl<K: AuthKem> DhAnswer<K> {
     /// `DH(skR, pkE)` if `enc` is the one asked about.
     fn dh_e(&self, enc: &EncappedKey<K>) -> Result<&Dh<K>, Error> {
-        match &self.enc {
-            Some((asked, dh)) if asked == enc => Ok(dh),
-            _ => Err(Error::Decap),
+        if self.asked & 1 == 1 && self.enc == *enc {
+            Ok(&self.values[0])
+        } else {
+            Err(Error::Decap)
         }
     }
 
     /// `DH(sk, peer)` if `peer` is the static key asked about.
     fn dh_static(&self, peer: &PublicKey<K>, err: Error) -> Result<&Dh<K>, Error> {
-        match &self.peer {
-            Some((asked, dh)) if asked == peer => Ok(dh),
-            _ => Err(err),
+        if self.asked & 2 == 2 && self.peer == *peer {
+            Ok(&self.values[1])
+        } else {
+            Err(err)
         }
     }
 }
@@ -523,8 +542,8 @@ impl<K: AuthKem> fmt::Debug for DhAnswer<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DhAnswer")
             .field("public_key", &self.own)
-            .field("enc", &self.enc.as_ref().map(|(enc, _)| enc))
-            .field("peer", &self.peer.as_ref().map(|(pk, _)| pk))
+            .field("enc", &(self.asked & 1 == 1).then_some(&self.enc))
+            .field("peer", &(self.asked & 2 == 2).then_some(&self.peer))
             .field("dh", &"<redacted>")
             .finish()
     }
@@ -552,43 +571,43 @@ impl<K: AuthKem> fmt::Debug for DhAnswer<K> {
 /// # Ok::<(), typed_hpke::Error>(())
 /// ```
 pub struct Decapsulated<K: Kem> {
-    enc: Option<EncappedKey<K>>,
+    enc: EncappedKey<K>,
     secret: SharedSecret<K>,
+}
+
+/// A holder's shared secret, refused if all zeros: no honest decapsulation gives that, and a
+/// holder that failed silently might.
+fn checked_secret<K: Kem>(
+    secret: Zeroizing<Array<u8, K::NSecret>>,
+) -> Result<SharedSecret<K>, Error> {
+    if crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(&secret)) {
+        Ok(SharedSecret::new(secret))
+    } else {
+        Err(Error::Decap)
+    }
 }
 
 impl<K: Kem> Decapsulated<K> {
     /// The shared secret a holder returned for `enc` (`Nsecret` bytes).
     ///
     /// # Errors
-    /// [`Error::Decap`] if `shared_secret` is not `Nsecret` bytes or is all zeros (no honest
-    /// decapsulation gives that, and a holder that failed silently might).
+    /// [`Error::Decap`] if `shared_secret` is not `Nsecret` bytes or is all zeros.
     pub fn new(enc: &EncappedKey<K>, shared_secret: &[u8]) -> Result<Self, Error> {
         let secret = Zeroizing::new(Array::try_from(shared_secret).map_err(|_| Error::Decap)?);
         Ok(Self {
-            enc: Some(enc.clone()),
-            ..Self::checked(secret)?
+            enc: enc.clone(),
+            secret: checked_secret(secret)?,
         })
-    }
-
-    /// The answer of a holder called in place (the `enc` is the one being decapsulated).
-    fn checked(secret: Zeroizing<Array<u8, K::NSecret>>) -> Result<Self, Error> {
-        if crate::declassify::dh_output_valid(!super::dhkem::is_all_zero(&secret)) {
-            Ok(Self {
-                enc: None,
-                secret: SharedSecret::new(secret),
-            })
-        } else {
-            Err(Error::Decap)
-        }
     }
 }
 
 impl<K: Kem> DecapKey<K> for Decapsulated<K> {
     type Error = Error;
     fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Error> {
-        match &self.enc {
-            Some(asked) if asked == enc => Ok(SharedSecret::new(self.secret.secret.clone())),
-            _ => Err(Error::Decap),
+        if self.enc == *enc {
+            Ok(SharedSecret::new(self.secret.secret.clone()))
+        } else {
+            Err(Error::Decap)
         }
     }
 }
