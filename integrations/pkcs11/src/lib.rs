@@ -306,9 +306,9 @@ impl Token {
             Attribute::EcPoint(point),
             Attribute::Label(label_bytes.clone()),
         ])?;
-        // `Attribute::Value` takes a `Vec`; it is wiped once the token has it.
-        let mut value = Attribute::Value(scalar.to_vec());
-        let created = session.create_object(&[
+        // `Attribute::Value` takes a `Vec`: the one copy of the scalar made for it is wiped
+        // once the token has it, whatever the token answered.
+        let mut template = [
             Attribute::Class(ObjectClass::PRIVATE_KEY),
             Attribute::KeyType(KeyType::EC),
             Attribute::Token(true),
@@ -317,11 +317,14 @@ impl Token {
             Attribute::Extractable(false),
             Attribute::Derive(true),
             Attribute::EcParams(curve.oid.to_vec()),
-            value.clone(),
             Attribute::Label(label_bytes),
-        ]);
-        if let Attribute::Value(v) = &mut value {
-            zeroize::Zeroize::zeroize(v);
+            Attribute::Value(scalar.to_vec()),
+        ];
+        let created = session.create_object(&template);
+        for attribute in &mut template {
+            if let Attribute::Value(v) = attribute {
+                zeroize::Zeroize::zeroize(v);
+            }
         }
         created?;
         drop(session);
