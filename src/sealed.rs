@@ -143,6 +143,10 @@ pub trait TwoStageEngine<F: crate::symmetric::TwoStageKdf> {
     /// `Expand(prk, concat(info), L)` with `L = out.len()`; [`Error::InvalidLength`] beyond
     /// 255·Nh.
     fn expand(prk: &F::Prk, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error>;
+    /// `Extract(salt, concat(ikm))` as bytes, for public inputs.
+    fn extract_public(salt: &[u8], ikm: &[&[u8]]) -> Array<u8, F::Nh>;
+    /// The KDF's hash of `concat(pieces)`.
+    fn hash(pieces: &[&[u8]]) -> Array<u8, F::Nh>;
 }
 
 /// An AEAD's engine: keying.

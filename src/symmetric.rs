@@ -94,6 +94,36 @@ impl<F: TwoStageKdf> Prk<F> {
     }
 }
 
+/// `Extract(salt, ikm)` (RFC 5869 §2.2) returned as bytes, with `ikm` given as pieces to be
+/// concatenated: for values computed from public inputs only, such as the recipient tags of
+/// age's tagged stanzas (c2sp.org/age, "p256tag recipient stanza":
+/// `HKDF-Extract-SHA-256(ikm = enc || SHA-256(recipient)[:4], salt)[:4]`). The output is not
+/// wiped; a secret `ikm` belongs in [`Prk::extract`], which keeps the PRK keyed and out of the
+/// caller's memory.
+///
+/// ```
+/// use typed_hpke::{kdf::HkdfSha256, symmetric::extract_public};
+/// // RFC 5869 A.1: IKM = 22 bytes of 0x0b, salt = 0x00..0x0c.
+/// let salt: Vec<u8> = (0u8..=0x0c).collect();
+/// let prk = extract_public::<HkdfSha256>(&salt, &[&[0x0b; 22]]);
+/// assert_eq!(prk[..4], [0x07, 0x77, 0x09, 0x36]);
+/// ```
+pub fn extract_public<F: TwoStageKdf>(salt: &[u8], ikm: &[&[u8]]) -> Array<u8, F::Nh> {
+    F::TwoStageEngine::extract_public(salt, ikm)
+}
+
+/// The hash of the two-stage KDF `F` (SHA-256 for HKDF-SHA256) over `concat(pieces)`, for
+/// public values: an identifier of a key, a hash a protocol prints. Not wiped.
+///
+/// ```
+/// use typed_hpke::{kdf::HkdfSha256, symmetric::hash};
+/// // FIPS 180-2 appendix B.1: SHA-256("abc").
+/// assert_eq!(hash::<HkdfSha256>(&[b"ab", b"c"])[..4], [0xba, 0x78, 0x16, 0xbf]);
+/// ```
+pub fn hash<F: TwoStageKdf>(pieces: &[&[u8]]) -> Array<u8, F::Nh> {
+    F::TwoStageEngine::hash(pieces)
+}
+
 impl<F: TwoStageKdf> fmt::Debug for Prk<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Prk")

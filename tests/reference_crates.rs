@@ -380,3 +380,49 @@ fn forced_portable_ml_kem_agrees_with_simd() {
     check::<MlKem1024>();
     check::<XWing>();
 }
+
+/// SEC 1 compressed keys (`PublicKey::from_sec1_compressed` / `to_sec1_compressed`) against
+/// the `p256` and `p384` crates' encoders and decoders, on random keys; every other length and
+/// first byte, and an x-coordinate with no point, are refused.
+macro_rules! compressed_matches {
+    ($test:ident, $kem:ty, $curve:ident) => {
+        #[test]
+        fn $test() {
+            use $curve::elliptic_curve::sec1::ToSec1Point;
+            let mut rng = rng(stringify!($test));
+            let mut refused_x = 0;
+            for _ in 0..SEEDS {
+                let (_, pk) = <$kem>::generate(&mut rng).unwrap();
+                let theirs = $curve::PublicKey::from_sec1_bytes(pk.as_bytes()).unwrap();
+                let compressed = theirs.to_sec1_point(true);
+                assert_eq!(&pk.to_sec1_compressed()[..], compressed.as_bytes());
+                let back = typed_hpke::PublicKey::<$kem>::from_sec1_compressed(compressed.as_bytes());
+                assert_eq!(back.unwrap(), pk);
+                // The uncompressed form, a wrong parity byte 0x04, a byte short or long.
+                for bad in [
+                    pk.as_bytes().to_vec(),
+                    [&[0x04], &compressed.as_bytes()[1..]].concat(),
+                    compressed.as_bytes()[..compressed.len() - 1].to_vec(),
+                    [compressed.as_bytes(), &[0]].concat(),
+                ] {
+                    assert_eq!(
+                        typed_hpke::PublicKey::<$kem>::from_sec1_compressed(&bad).unwrap_err(),
+                        typed_hpke::Error::InvalidPublicKey
+                    );
+                }
+                // A random x-coordinate: about half have no point; those are refused, as the
+                // reference crate refuses them.
+                let mut x = compressed.as_bytes().to_vec();
+                rng.fill_bytes(&mut x[1..]);
+                let ours = typed_hpke::PublicKey::<$kem>::from_sec1_compressed(&x);
+                let reference = $curve::PublicKey::from_sec1_bytes(&x);
+                assert_eq!(ours.is_ok(), reference.is_ok());
+                refused_x += usize::from(ours.is_err());
+            }
+            assert!(refused_x > SEEDS / 4, "{refused_x} of {SEEDS} random x refused");
+        }
+    };
+}
+
+compressed_matches!(p256_compressed_matches_p256, typed_hpke::kem::DhKemP256HkdfSha256, p256);
+compressed_matches!(p384_compressed_matches_p384, typed_hpke::kem::DhKemP384HkdfSha384, p384);

@@ -115,6 +115,20 @@ macro_rules! hkdf_kdf {
             fn expand(prk: &Expander<$hash>, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
                 expand::<$hash>(prk, info, out)
             }
+
+            fn extract_public(salt: &[u8], ikm: &[&[u8]]) -> Output<$hash> {
+                // HKDF-Extract(salt, IKM) = HMAC-Hash(salt, IKM) (RFC 5869 §2.2).
+                (*crate::labeled::extract::<$hash>(salt, &[], ikm)).clone()
+            }
+
+            fn hash(pieces: &[&[u8]]) -> Output<$hash> {
+                use hkdf::hmac::digest::Digest as _;
+                let mut h = <$hash>::new();
+                for piece in pieces {
+                    h.update(piece);
+                }
+                h.finalize()
+            }
         }
 
         impl crate::sealed::KdfEngine<$name> for $name {

@@ -172,6 +172,44 @@ macro_rules! nist_kem {
         impl crate::sealed::Sealed for $group {}
 
         backend!($group, $curve, $alg, $id, $mask, $hash, $nsecret);
+
+        impl crate::PublicKey<$kem> {
+            /// A public key from SEC 1 §2.3.3's *compressed* encoding (`0x02` or `0x03`, then
+            /// the x-coordinate): decompressed (SEC 1 §2.3.4), then validated exactly as
+            /// [`Self::from_bytes`] validates the uncompressed form RFC 9180 §7.1.1 uses.
+            /// Formats that print keys compressed (age's `age1tag` recipients) come in here.
+            ///
+            /// # Errors
+            /// [`crate::Error::InvalidPublicKey`] for any other length or first byte, or an
+            /// x-coordinate with no point on the curve.
+            pub fn from_sec1_compressed(bytes: &[u8]) -> Result<Self, crate::Error> {
+                use elliptic_curve::sec1::{CompressedPointSize, ToSec1Point as _};
+                let compressed_len =
+                    <CompressedPointSize<$curve> as hybrid_array::typenum::Unsigned>::USIZE;
+                if bytes.len() != compressed_len || !matches!(bytes[0], 0x02 | 0x03) {
+                    return Err(crate::Error::InvalidPublicKey);
+                }
+                let point = elliptic_curve::PublicKey::<$curve>::from_sec1_bytes(bytes)
+                    .map_err(|_| crate::Error::InvalidPublicKey)?;
+                Self::from_bytes(point.to_sec1_point(false).as_bytes())
+            }
+
+            /// The key in SEC 1 §2.3.3's compressed encoding: the parity byte and the
+            /// x-coordinate.
+            pub fn to_sec1_compressed(
+                &self,
+            ) -> hybrid_array::Array<u8, elliptic_curve::sec1::CompressedPointSize<$curve>> {
+                let uncompressed = self.as_bytes();
+                let (x, y) = uncompressed[1..].split_at((uncompressed.len() - 1) / 2);
+                let mut out = hybrid_array::Array::<
+                    u8,
+                    elliptic_curve::sec1::CompressedPointSize<$curve>,
+                >::default();
+                out[0] = 0x02 | (y[y.len() - 1] & 1);
+                out[1..].copy_from_slice(x);
+                out
+            }
+        }
     };
 }
 
