@@ -40,6 +40,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod softhsm;
+
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};

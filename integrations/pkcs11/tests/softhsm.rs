@@ -1,12 +1,10 @@
 //! `typed-hpke-pkcs11` against a real token: SoftHSM2, with a token made in a temporary
 //! directory for this run.
 //!
-//! SoftHSM reads the path of its configuration from `SOFTHSM2_CONF` when the module is loaded,
-//! and a test cannot change its own environment safely; so this binary (`harness = false`)
-//! makes the directory, the configuration and the token (`softhsm2-util --init-token`), then
-//! runs itself again with `SOFTHSM2_CONF` set, and removes the directory afterwards. The module
-//! is `$PKCS11_MODULE`, or SoftHSM2 where Debian, Fedora and Homebrew put it; without one the
-//! run fails (`.ci/run` installs Debian's `softhsm2`).
+//! This binary (`harness = false`) runs itself again beside a token made for the run
+//! (`typed_hpke_pkcs11::softhsm`). The module is `$PKCS11_MODULE`, or SoftHSM2 where Debian,
+//! Fedora and Homebrew put it; without one the run fails (`.ci/run` installs Debian's
+//! `softhsm2`).
 //!
 //! Checked, for DHKEM(P-256), DHKEM(P-384) and DHKEM(P-521):
 //! - a key imported into the token opens, in every mode, typed and runtime, set up and
@@ -17,8 +15,8 @@
 //!   and a finalized module are the token's errors, handed back, never a panic;
 //! - one key serves four threads at once.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::path::Path;
+use std::process::ExitCode;
 
 use typed_hpke::aead::{Aead, ChaCha20Poly1305};
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512};
@@ -28,7 +26,7 @@ use typed_hpke::kem::{
 };
 use typed_hpke::suite::{self, AnyKem, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Hpke, OsRng, PrivateKey, Psk, PublicKey};
-use typed_hpke_pkcs11::{Error, Token, TokenKey};
+use typed_hpke_pkcs11::{Error, Token, TokenKey, softhsm};
 
 const LABEL: &str = "typed-hpke";
 const PIN: &str = "1234";
@@ -36,64 +34,11 @@ const INFO: &[u8] = b"pkcs11";
 const AAD: &[u8] = b"aad";
 const PT: &[u8] = b"opened by a key in the token";
 
-fn module() -> PathBuf {
-    if let Some(path) = std::env::var_os("PKCS11_MODULE") {
-        return path.into();
-    }
-    [
-        "/usr/lib/softhsm/libsofthsm2.so",
-        "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so",
-        "/usr/lib/aarch64-linux-gnu/softhsm/libsofthsm2.so",
-        "/usr/lib64/pkcs11/libsofthsm2.so",
-        "/opt/homebrew/lib/softhsm/libsofthsm2.so",
-        "/usr/local/lib/softhsm/libsofthsm2.so",
-    ]
-    .into_iter()
-    .map(PathBuf::from)
-    .find(|p| p.exists())
-    .expect("no SoftHSM2 module: install softhsm2 or set PKCS11_MODULE")
-}
-
-/// Makes the token's directory and configuration, initializes the token, and runs this binary
-/// again with `SOFTHSM2_CONF` pointing there.
-fn parent() -> ExitCode {
-    let dir = std::env::temp_dir().join(format!("typed-hpke-softhsm-{}", std::process::id()));
-    let tokens = dir.join("tokens");
-    std::fs::create_dir_all(&tokens).expect("token directory");
-    let conf = dir.join("softhsm2.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "directories.tokendir = {}\nobjectstore.backend = file\nlog.level = ERROR\n",
-            tokens.display()
-        ),
-    )
-    .expect("configuration");
-    let init = Command::new("softhsm2-util")
-        .args(["--init-token", "--free", "--label", LABEL])
-        .args(["--so-pin", "12345678", "--pin", PIN])
-        .env("SOFTHSM2_CONF", &conf)
-        .output()
-        .expect("softhsm2-util (install softhsm2)");
-    assert!(init.status.success(), "softhsm2-util: {init:?}");
-    let status = Command::new(std::env::current_exe().expect("this binary"))
-        .args(std::env::args_os().skip(1))
-        .env("SOFTHSM2_CONF", &conf)
-        .status()
-        .expect("the test run");
-    let _ = std::fs::remove_dir_all(&dir);
-    if status.success() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
 fn main() -> ExitCode {
-    if std::env::var_os("SOFTHSM2_CONF").is_none() {
-        return parent();
+    if !softhsm::in_token_process() {
+        return softhsm::run_with_token(LABEL, PIN);
     }
-    let module = module();
+    let module = softhsm::module();
     println!("module: {}", module.display());
     // The wrong PIN, before anything logs in (the login is the whole application's).
     match Token::open(&module, LABEL, "0000") {
@@ -343,7 +288,7 @@ fn refusals(token: &Token) {
         other => panic!("a destroyed key gave {other:?}"),
     }
     assert!(matches!(
-        Token::open(module(), "no such token", PIN),
+        Token::open(softhsm::module(), "no such token", PIN),
         Err(Error::NotFound)
     ));
     token.destroy_key("wrong").unwrap();

@@ -1,0 +1,96 @@
+//! A throwaway SoftHSM2 token, for tests and examples that want a real PKCS#11 token without
+//! touching the machine's own.
+//!
+//! SoftHSM reads the path of its configuration from `SOFTHSM2_CONF` when its module is loaded,
+//! and a process cannot safely change its own environment once threads may run; so
+//! [`run_with_token`] makes a directory, a configuration and an initialized token
+//! (`softhsm2-util --init-token`), runs the current executable again with `SOFTHSM2_CONF`
+//! pointing there, removes the directory afterwards and returns the child's exit status. In the
+//! child ([`in_token_process`] is `true`) the caller opens the token with [`module`], the label
+//! and the PIN it chose.
+//!
+//! ```no_run
+//! use std::process::ExitCode;
+//! use typed_hpke_pkcs11::{Token, softhsm};
+//!
+//! fn main() -> ExitCode {
+//!     if !softhsm::in_token_process() {
+//!         return softhsm::run_with_token("test", "1234");
+//!     }
+//!     let token = Token::open(softhsm::module(), "test", "1234").expect("the token");
+//!     // ... the tests, against `token`
+//!     ExitCode::SUCCESS
+//! }
+//! ```
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+/// The token's security officer PIN: these tokens are for tests.
+const SO_PIN: &str = "12345678";
+
+/// The SoftHSM2 module: `$PKCS11_MODULE`, or where Debian, Fedora and Homebrew install it.
+///
+/// # Panics
+/// If there is none (install `softhsm2`, or set `PKCS11_MODULE`).
+pub fn module() -> PathBuf {
+    if let Some(path) = std::env::var_os("PKCS11_MODULE") {
+        return path.into();
+    }
+    [
+        "/usr/lib/softhsm/libsofthsm2.so",
+        "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so",
+        "/usr/lib/aarch64-linux-gnu/softhsm/libsofthsm2.so",
+        "/usr/lib64/pkcs11/libsofthsm2.so",
+        "/opt/homebrew/lib/softhsm/libsofthsm2.so",
+        "/usr/local/lib/softhsm/libsofthsm2.so",
+    ]
+    .into_iter()
+    .map(PathBuf::from)
+    .find(|p| p.exists())
+    .expect("no SoftHSM2 module: install softhsm2 or set PKCS11_MODULE")
+}
+
+/// Whether this process runs with a token's configuration (`SOFTHSM2_CONF` is set).
+pub fn in_token_process() -> bool {
+    std::env::var_os("SOFTHSM2_CONF").is_some()
+}
+
+/// Makes a token labelled `label` with the user PIN `pin` in a new temporary directory, runs
+/// this executable again (same arguments) with `SOFTHSM2_CONF` set to it, removes the
+/// directory and returns whether the run succeeded.
+///
+/// # Panics
+/// If the directory cannot be made, or `softhsm2-util` is missing or fails.
+pub fn run_with_token(label: &str, pin: &str) -> ExitCode {
+    let dir = std::env::temp_dir().join(format!("typed-hpke-softhsm-{}", std::process::id()));
+    let tokens = dir.join("tokens");
+    std::fs::create_dir_all(&tokens).expect("token directory");
+    let conf = dir.join("softhsm2.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "directories.tokendir = {}\nobjectstore.backend = file\nlog.level = ERROR\n",
+            tokens.display()
+        ),
+    )
+    .expect("configuration");
+    let init = Command::new("softhsm2-util")
+        .args(["--init-token", "--free", "--label", label])
+        .args(["--so-pin", SO_PIN, "--pin", pin])
+        .env("SOFTHSM2_CONF", &conf)
+        .output()
+        .expect("softhsm2-util (install softhsm2)");
+    assert!(init.status.success(), "softhsm2-util: {init:?}");
+    let status = Command::new(std::env::current_exe().expect("this executable"))
+        .args(std::env::args_os().skip(1))
+        .env("SOFTHSM2_CONF", &conf)
+        .status()
+        .expect("the run with the token");
+    let _ = std::fs::remove_dir_all(&dir);
+    if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
