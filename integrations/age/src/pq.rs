@@ -1,0 +1,185 @@
+//! The `mlkem768x25519` recipient type (c2sp.org/age, "The MLKEM768-X25519 (i.e. X-Wing)
+//! hybrid post-quantum recipient type"): HPKE `SealBase` with MLKEM768-X25519 (X-Wing,
+//! `kem_id` 0x647a), HKDF-SHA256 and ChaCha20-Poly1305, `info =
+//! "age-encryption.org/mlkem768x25519"`.
+//!
+//! The spec names the KEM of draft-ietf-hpke-pq-03 / filippo.io/hpke-pq; typed-hpke implements
+//! draft-ietf-hpke-pq-04. The two revisions define the same MLKEM768-X25519 (between them the
+//! draft's text changed one citation, in §4.4's suite_id paragraph; their vector files differ
+//! because -04's were regenerated, -03's printing hybrid `enc` values of the wrong length). On
+//! the wire: the age test kit's `mlkem768x25519` files, made by Go's filippo.io/hpke-pq, open
+//! here, and the spec's example stanza opens with its example identity (`tests/vectors.rs`).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::str::FromStr;
+
+use age::{DecryptError, EncryptError};
+use age_core::format::{FileKey, Stanza};
+use age_core::secrecy::SecretString;
+use typed_hpke::kem::{Kem as _, XWing};
+use typed_hpke::{PrivateKey, PublicKey};
+
+use crate::encoding::{base64, base64_exact, bech32_decode, bech32_public, bech32_secret};
+
+const STANZA_TYPE: &str = "mlkem768x25519";
+const INFO: &[u8] = b"age-encryption.org/mlkem768x25519";
+const IDENTITY_HRP: &str = "AGE-SECRET-KEY-PQ-";
+const RECIPIENT_HRP: &str = "age1pq";
+/// X-Wing's `Nenc`.
+const ENC_LEN: usize = 1120;
+/// X-Wing's `Npk`.
+const PK_LEN: usize = 1216;
+/// X-Wing's `Nsk`: the seed.
+const SEED_LEN: usize = 32;
+
+/// An `age1pq1…` recipient: an X-Wing public key. Parsing validates it as HPKE's
+/// `DeserializePublicKey` does, the ML-KEM half included (FIPS 203 §7.2's modulus check: a key
+/// with an unreduced coefficient is refused).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Recipient(PublicKey<XWing>);
+
+impl Recipient {
+    /// The recipient of an X-Wing public key.
+    pub fn from_public_key(pk: PublicKey<XWing>) -> Self {
+        Self(pk)
+    }
+
+    /// The X-Wing public key.
+    pub fn public_key(&self) -> &PublicKey<XWing> {
+        &self.0
+    }
+}
+
+impl FromStr for Recipient {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bytes = bech32_decode(s, RECIPIENT_HRP, PK_LEN)?;
+        PublicKey::from_bytes(&bytes)
+            .map(Self)
+            .map_err(|_| "invalid X-Wing public key")
+    }
+}
+
+impl fmt::Display for Recipient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&bech32_public(RECIPIENT_HRP, self.0.as_bytes()))
+    }
+}
+
+impl fmt::Debug for Recipient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pq::Recipient({self})")
+    }
+}
+
+impl age::Recipient for Recipient {
+    fn wrap_file_key(
+        &self,
+        file_key: &FileKey,
+    ) -> Result<(Vec<Stanza>, HashSet<String>), EncryptError> {
+        let (enc, body) = crate::seal(&self.0, INFO, file_key);
+        Ok((
+            vec![Stanza {
+                tag: STANZA_TYPE.to_owned(),
+                args: vec![base64(enc.as_bytes())],
+                body,
+            }],
+            postquantum(),
+        ))
+    }
+}
+
+/// The label of the post-quantum recipients: the `age` crate encrypts a file only to
+/// recipients that all return it, so these never share a file with a classical one.
+pub(crate) fn postquantum() -> HashSet<String> {
+    HashSet::from(["postquantum".to_owned()])
+}
+
+/// An `AGE-SECRET-KEY-PQ-1…` identity: the 32-byte X-Wing seed, held expanded (typed-hpke's
+/// private key keeps the ML-KEM decapsulation key and the X25519 scalar beside the seed, so a
+/// stanza costs one decapsulation and no key expansion). Wiped on drop; `Debug` shows the
+/// recipient only.
+#[derive(Clone)]
+pub struct Identity(PrivateKey<XWing>);
+
+impl Identity {
+    /// A new identity from the operating system's generator.
+    ///
+    /// # Panics
+    /// If the operating system's generator fails.
+    pub fn generate() -> Self {
+        let (sk, _) = XWing::generate(&mut crate::OsRng::default())
+            .expect("X-Wing key generation has no failure but the generator's");
+        Self(sk)
+    }
+
+    /// The identity of an X-Wing private key.
+    pub fn from_private_key(sk: PrivateKey<XWing>) -> Self {
+        Self(sk)
+    }
+
+    /// The private key.
+    pub fn private_key(&self) -> &PrivateKey<XWing> {
+        &self.0
+    }
+
+    /// The matching recipient.
+    pub fn to_public(&self) -> Recipient {
+        Recipient(self.0.public_key())
+    }
+
+    /// The identity as age prints it, `AGE-SECRET-KEY-PQ-1…`; every copy made on the way is
+    /// wiped.
+    pub fn to_string(&self) -> SecretString {
+        bech32_secret(IDENTITY_HRP, &self.0.to_bytes())
+    }
+}
+
+impl FromStr for Identity {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let seed = bech32_decode(s, IDENTITY_HRP, SEED_LEN)?;
+        PrivateKey::from_bytes(&seed)
+            .map(Self)
+            .map_err(|_| "invalid X-Wing seed")
+    }
+}
+
+impl fmt::Debug for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("pq::Identity")
+            .field("recipient", &format_args!("{}", self.to_public()))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The checks of the stanza section, in its order: the type (else ignored), exactly one
+/// argument after it, canonical base64 of 1,120 bytes, a 32-byte body; then `OpenBase`.
+fn unwrap(sk: &PrivateKey<XWing>, stanza: &Stanza) -> Option<Result<FileKey, DecryptError>> {
+    if stanza.tag != STANZA_TYPE {
+        return None;
+    }
+    let [enc] = &stanza.args[..] else {
+        return Some(Err(DecryptError::InvalidHeader));
+    };
+    let Some(enc) = base64_exact(enc, ENC_LEN) else {
+        return Some(Err(DecryptError::InvalidHeader));
+    };
+    if stanza.body.len() != crate::BODY_LEN {
+        return Some(Err(DecryptError::InvalidHeader));
+    }
+    crate::open::<XWing, _>(sk, INFO, &enc, &stanza.body)
+}
+
+impl age::Identity for Identity {
+    fn unwrap_stanza(&self, stanza: &Stanza) -> Option<Result<FileKey, DecryptError>> {
+        unwrap(&self.0, stanza)
+    }
+
+    fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Option<Result<FileKey, DecryptError>> {
+        crate::unwrap_all(stanzas, STANZA_TYPE, |s| unwrap(&self.0, s))
+    }
+}
