@@ -167,8 +167,11 @@ fn unhex(s: &str) -> Result<zeroize::Zeroizing<Vec<u8>>, Error> {
     Ok(zeroize::Zeroizing::new(bytes))
 }
 
+/// An identity and its recipient, printed.
+type WithRecipient = (Box<dyn age::Identity>, String);
+
 /// A software tagged identity line, its identity and recipient.
-fn software_tag(line: &str) -> Result<Option<(Box<dyn age::Identity>, String)>, Error> {
+fn software_tag(line: &str) -> Result<Option<WithRecipient>, Error> {
     if let Some(h) = line.strip_prefix(SOFTWARE_P256TAG) {
         let sk = typed_hpke::PrivateKey::<DhKemP256HkdfSha256>::from_bytes(&unhex(h)?)?;
         let id = TagIdentity::from_private_key(sk);
