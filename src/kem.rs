@@ -44,10 +44,14 @@ mod x25519;
 mod x448;
 
 pub use self::dhkem::{DhGroup, DhKem};
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+pub use self::held::SplitHybrid;
 pub use self::held::{
     AuthDecapKey, AuthEncapKey, DecapHolder, DecapKey, Decapsulated, DhAnswer, DhHolder, DhRequest,
     ExternalDecap, ExternalDh, HeldKeyError,
 };
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+pub use self::hybrid::HybridKem;
 #[cfg(all(feature = "pq", feature = "x25519"))]
 pub use self::hybrid::XWing;
 #[cfg(all(feature = "pq", feature = "nist"))]

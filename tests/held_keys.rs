@@ -1009,3 +1009,102 @@ fn decapsulated_binds_its_enc() {
         Error::Decap
     );
 }
+
+/// A hybrid key with its halves apart (`SplitHybrid`): the ML-KEM half in process, the
+/// traditional scalar with a `DhHolder` computing with the reference crates. Built from the
+/// halves a hybrid seed expands to (draft-ietf-hpke-pq §4: `SHAKE256(seed)` gives the ML-KEM
+/// seed `d || z`, then the traditional candidates), so it must be the same key as the seed's:
+/// the same public key, the same shared secret for honest and for random `enc`s, and the same
+/// messages opened. The holder is not asked about a `ct_T` that is not a valid point, and its
+/// error and an all-zero answer are refusals.
+fn split_hybrid<K: typed_hpke::kem::HybridKem>(nscalar: usize, weierstrass: bool) {
+    use shake::digest::{ExtendableOutput, Update, XofReader};
+    use typed_hpke::hybrid_array::typenum::Unsigned;
+    use typed_hpke::kem::SplitHybrid;
+    let mut rng = ChaCha20Rng::from_seed([0x5b; 32]);
+    for round in 0..8 {
+        let (whole, pk) = K::generate(&mut rng).unwrap();
+        let mut xof = shake::Shake256::default();
+        xof.update(&whole.to_bytes());
+        let mut reader = xof.finalize_xof();
+        let mut dz = [0u8; 64];
+        reader.read(&mut dz);
+        let scalar = loop {
+            let mut candidate = vec![0u8; nscalar];
+            reader.read(&mut candidate);
+            if let Ok(sk) = PrivateKey::<K::Traditional>::from_bytes(&candidate) {
+                break sk;
+            }
+        };
+        let ml_kem = PrivateKey::<K::MlKem>::from_bytes(&dz).unwrap();
+        let holder = Holder::new(&suite::PrivateKey::from(scalar), Behaviour::Honest);
+        let split = SplitHybrid::<K, _>::new(ml_kem.clone(), holder.typed::<K::Traditional>());
+        assert_eq!(split.public_key(), &pk, "round {round}: the public key");
+        let (enc, ct) = S::<K>::seal_base(&mut rng, &pk, INFO, AAD, PT).unwrap();
+        assert_eq!(S::<K>::open_base(&enc, &split, INFO, AAD, &ct).unwrap(), PT);
+        let (enc, ct) = S::<K>::seal_psk(&mut rng, &pk, INFO, AAD, PT, &psk()).unwrap();
+        assert_eq!(
+            S::<K>::open_psk(&enc, &split, INFO, AAD, &ct, &psk()).unwrap(),
+            PT
+        );
+        // A tampered ct_PQ: implicit rejection gives the same pseudorandom secret either way.
+        let mut tampered = enc.as_bytes().to_vec();
+        tampered[3] ^= 0x40;
+        let tampered = EncappedKey::<K>::from_bytes(&tampered).unwrap();
+        let a = S::<K>::setup_receiver_base(&tampered, &whole, INFO).unwrap();
+        let b = S::<K>::setup_receiver_base(&tampered, &split, INFO).unwrap();
+        let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+        a.export(b"x", &mut x).unwrap();
+        b.export(b"x", &mut y).unwrap();
+        assert_eq!(x, y, "round {round}: implicit rejection");
+    }
+    let (ml_kem, _) = K::MlKem::generate(&mut rng).unwrap();
+    let (t_sk, _) = K::Traditional::generate(&mut rng).unwrap();
+    let holder = Holder::new(&suite::PrivateKey::from(t_sk.clone()), Behaviour::Honest);
+    let split = SplitHybrid::<K, _>::new(ml_kem.clone(), holder.typed::<K::Traditional>());
+    let (enc, _) = S::<K>::seal_base(&mut rng, split.public_key(), INFO, AAD, PT).unwrap();
+    if weierstrass {
+        // ct_T with SEC 1 tag 0x05: not a point; refused before the holder is asked. (Every
+        // 32-byte string is an X25519 point: there a low-order ct_T is the all-zero answer.)
+        let mut bad = enc.as_bytes().to_vec();
+        let nenc_t = <K::Traditional as Kem>::NEnc::USIZE;
+        let at = bad.len() - nenc_t;
+        bad[at] = 0x05;
+        let bad = EncappedKey::<K>::from_bytes(&bad).unwrap();
+        assert_eq!(
+            S::<K>::setup_receiver_base(&bad, &split, INFO).unwrap_err(),
+            HeldKeyError::Hpke(Error::Decap)
+        );
+        assert_eq!(holder.asked(), 0, "asked about an invalid ct_T");
+    }
+    for (behaviour, expected) in [
+        (
+            Behaviour::Fails,
+            HeldKeyError::Holder(Refused("the token is gone")),
+        ),
+        (Behaviour::Zeros, HeldKeyError::Hpke(Error::Decap)),
+    ] {
+        let holder = Holder::new(&suite::PrivateKey::from(t_sk.clone()), behaviour);
+        let split = SplitHybrid::<K, _>::new(ml_kem.clone(), holder.typed::<K::Traditional>());
+        assert_eq!(
+            S::<K>::setup_receiver_base(&enc, &split, INFO).unwrap_err(),
+            expected
+        );
+        assert_eq!(holder.asked(), 1);
+    }
+    // Debug shows the public key, not the ML-KEM seed.
+    let shown = format!("{split:?}");
+    let seed: String = ml_kem
+        .to_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(shown.starts_with("SplitHybrid") && !shown.contains(&seed));
+}
+
+#[test]
+fn split_hybrids_are_the_seeds_keys() {
+    split_hybrid::<MlKem768P256>(32, true);
+    split_hybrid::<MlKem1024P384>(48, true);
+    split_hybrid::<XWing>(32, false);
+}

@@ -396,7 +396,8 @@ macro_rules! compressed_matches {
                 let theirs = $curve::PublicKey::from_sec1_bytes(pk.as_bytes()).unwrap();
                 let compressed = theirs.to_sec1_point(true);
                 assert_eq!(&pk.to_sec1_compressed()[..], compressed.as_bytes());
-                let back = typed_hpke::PublicKey::<$kem>::from_sec1_compressed(compressed.as_bytes());
+                let back =
+                    typed_hpke::PublicKey::<$kem>::from_sec1_compressed(compressed.as_bytes());
                 assert_eq!(back.unwrap(), pk);
                 // The uncompressed form, a wrong parity byte 0x04, a byte short or long.
                 for bad in [
@@ -419,10 +420,21 @@ macro_rules! compressed_matches {
                 assert_eq!(ours.is_ok(), reference.is_ok());
                 refused_x += usize::from(ours.is_err());
             }
-            assert!(refused_x > SEEDS / 4, "{refused_x} of {SEEDS} random x refused");
+            assert!(
+                refused_x > SEEDS / 4,
+                "{refused_x} of {SEEDS} random x refused"
+            );
         }
     };
 }
 
-compressed_matches!(p256_compressed_matches_p256, typed_hpke::kem::DhKemP256HkdfSha256, p256);
-compressed_matches!(p384_compressed_matches_p384, typed_hpke::kem::DhKemP384HkdfSha384, p384);
+compressed_matches!(
+    p256_compressed_matches_p256,
+    typed_hpke::kem::DhKemP256HkdfSha256,
+    p256
+);
+compressed_matches!(
+    p384_compressed_matches_p384,
+    typed_hpke::kem::DhKemP384HkdfSha384,
+    p384
+);

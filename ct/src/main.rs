@@ -427,6 +427,9 @@ fn external(only: Option<u16>) {
     if only.is_none_or(|id| id == MlKem768::ID) {
         decapsulating_holder();
     }
+    if only.is_none_or(|id| id == XWing::ID) {
+        split_hybrid();
+    }
     if only.is_some_and(|id| id != X::ID) {
         return;
     }
@@ -614,6 +617,41 @@ fn decapsulating_holder() {
         .expect("setup");
     step(s, "base: runtime setup with ExternalDecap");
     assert!(same(&rt.open(AAD, &ct).expect("open"), &pt));
+}
+
+/// An X-Wing key with its halves apart (`SplitHybrid`): the ML-KEM-768 key in process, the
+/// X25519 scalar with a holder; the seed, the scalar and the DH output it returns are secret.
+fn split_hybrid() {
+    use typed_hpke::kem::{DhHolder, SplitHybrid};
+    type X = DhKemX25519HkdfSha256;
+    type S = Hpke<XWing, HkdfSha256, ChaCha20Poly1305>;
+    struct Holder(x25519_dalek::StaticSecret, PublicKey<X>);
+    impl DhHolder<X> for Holder {
+        type Error = &'static str;
+        fn public_key(&self) -> &PublicKey<X> {
+            &self.1
+        }
+        fn dh(&self, peer: &PublicKey<X>, out: &mut [u8]) -> Result<(), &'static str> {
+            let peer = <[u8; 32]>::try_from(peer.as_bytes()).map_err(|_| "peer")?;
+            out.copy_from_slice(self.0.diffie_hellman(&peer.into()).as_bytes());
+            Ok(())
+        }
+    }
+    let s = "split X-Wing";
+    let sk_t = x25519_dalek::StaticSecret::from(secret_array::<32>(60));
+    let pk_t = declassified(x25519_dalek::PublicKey::from(&sk_t).as_bytes());
+    let holder = Holder(sk_t, PublicKey::<X>::from_bytes(&pk_t).expect("public key"));
+    let (ml_kem, _) = recipient::<MlKem768>(61);
+    let key = SplitHybrid::<XWing, _>::new(ml_kem, holder);
+    let pk = peer_pk(key.public_key());
+    let mut rng = MarkedRng(62);
+    let pt = secret_array::<40>(63);
+    let (enc, mut tx) = S::setup_sender_base(&mut rng, &pk, INFO).expect("setup");
+    let enc = peer_enc(&enc);
+    let ct = declassified(&tx.seal(AAD, &pt).expect("seal"));
+    let mut rx = S::setup_receiver_base(&enc, &key, INFO).expect("setup");
+    step(s, "base: typed setup with SplitHybrid");
+    assert!(same(&rx.open(AAD, &ct).expect("open"), &pt));
 }
 
 /// A deliberate branch on a secret byte, which memcheck must report (`ct/run` checks that it

@@ -104,7 +104,7 @@ impl<G: DhGroup> ZeroizeOnDrop for DhPrivateKey<G> {}
 /// A DH-KEM public key: the validated point beside its serialization.
 #[doc(hidden)]
 pub struct DhPublicKey<G: DhGroup> {
-    point: G::Point,
+    pub(crate) point: G::Point,
     bytes: Array<u8, G::NPk>,
 }
 

@@ -620,3 +620,119 @@ impl<K: Kem> fmt::Debug for Decapsulated<K> {
             .finish()
     }
 }
+
+/// A hybrid KEM's receiver key with its halves held apart: the ML-KEM private key in this
+/// process, the traditional (X25519, P-256, P-384) key with a [`DhHolder`], such as a PKCS#11
+/// token, whose tokens rarely have ML-KEM. Decapsulation (draft-ietf-hpke-pq §4) is the
+/// hybrid's own, with the holder answering `DH(sk_T, ct_T)`: `ct_T` is validated before the
+/// holder is asked, an all-zero answer is refused as RFC 9180 §7.1.4 refuses it, and the
+/// combiner runs here. Base and PSK modes, as every hybrid KEM.
+///
+/// Such a key has no seed: the hybrid's private key is one seed that both halves are expanded
+/// from, and a traditional key made in a token cannot be its half. Its public key is the
+/// concatenation of the halves' (`pk = pk_PQ || pk_T`), which senders use as any hybrid public
+/// key. The ML-KEM key is wiped on drop; `Debug` shows the public key.
+///
+/// ```
+/// # #[cfg(all(feature = "nist", feature = "chacha20poly1305", feature = "getrandom"))] {
+/// use typed_hpke::aead::ChaCha20Poly1305;
+/// use typed_hpke::kdf::HkdfSha256;
+/// use typed_hpke::kem::{DhHolder, DhKemP256HkdfSha256 as P256, Kem, MlKem768, MlKem768P256};
+/// use typed_hpke::kem::SplitHybrid;
+/// use typed_hpke::{Hpke, OsRng, PublicKey};
+/// type S = Hpke<MlKem768P256, HkdfSha256, ChaCha20Poly1305>;
+///
+/// /// A P-256 key in a token (here: the scalar, computed with the `p256` crate).
+/// struct Token(p256::NonZeroScalar, PublicKey<P256>);
+/// impl DhHolder<P256> for Token {
+///     type Error = std::convert::Infallible;
+///     fn public_key(&self) -> &PublicKey<P256> {
+///         &self.1
+///     }
+///     fn dh(&self, peer: &PublicKey<P256>, out: &mut [u8]) -> Result<(), Self::Error> {
+///         use p256::elliptic_curve::{point::AffineCoordinates, sec1::FromSec1Point};
+///         let peer = p256::AffinePoint::from_sec1_bytes(peer.as_bytes()).unwrap();
+///         let shared = (p256::ProjectivePoint::from(peer) * *self.0).to_affine();
+///         out.copy_from_slice(&shared.x());
+///         Ok(())
+///     }
+/// }
+///
+/// let mut rng = OsRng::default();
+/// # let (p256_sk, p256_pk) = P256::generate(&mut rng)?;
+/// # let scalar = p256::NonZeroScalar::try_from(&p256_sk.to_bytes()[..]).unwrap();
+/// let token = Token(scalar, p256_pk);
+/// let (ml_kem, _) = MlKem768::generate(&mut rng)?;
+/// let key = SplitHybrid::<MlKem768P256, _>::new(ml_kem, token);
+/// let (enc, ct) = S::seal_base(&mut rng, key.public_key(), b"info", b"", b"hi")?;
+/// assert_eq!(S::open_base(&enc, &key, b"info", b"", &ct)?, b"hi");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+pub struct SplitHybrid<K: super::HybridKem, H> {
+    ml_kem: PrivateKey<K::MlKem>,
+    holder: H,
+    public: PublicKey<K>,
+}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H: DhHolder<K::Traditional>> SplitHybrid<K, H> {
+    /// The key whose ML-KEM half is `ml_kem` and whose traditional half `holder` holds.
+    ///
+    /// Both halves' public keys are valid already: the hybrid one is their concatenation.
+    pub fn new(ml_kem: PrivateKey<K::MlKem>, holder: H) -> Self {
+        let public = K::join_public(&ml_kem.public_key(), holder.public_key());
+        Self {
+            ml_kem,
+            holder,
+            public,
+        }
+    }
+
+    /// The hybrid public key, `pk_PQ || pk_T`.
+    pub fn public_key(&self) -> &PublicKey<K> {
+        &self.public
+    }
+
+    /// The holder of the traditional half.
+    pub fn holder(&self) -> &H {
+        &self.holder
+    }
+}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H> fmt::Debug for SplitHybrid<K, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SplitHybrid")
+            .field("public_key", &self.public)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H> crate::sealed::Sealed for SplitHybrid<K, H> {}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H: DhHolder<K::Traditional>> DecapKey<K> for SplitHybrid<K, H> {
+    type Error = HeldKeyError<H::Error>;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
+        use hybrid_array::typenum::Unsigned;
+        // (ct_PQ, ct_T) = enc; both parsed, ct_T validated, before the holder is asked.
+        let nenc_t = <<K::Traditional as Kem>::NEnc as Unsigned>::USIZE;
+        let (ct_m, ct_t) = enc.enc.split_at(enc.enc.len() - nenc_t);
+        let ct_m = EncappedKey::<K::MlKem>::from_bytes(ct_m).map_err(|_| Error::Decap)?;
+        let pk_e = PublicKey::<K::Traditional>::from_bytes(ct_t).map_err(|_| Error::Decap)?;
+        // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ)
+        let ss_m = K::MlKem::decap(&ct_m, &self.ml_kem)?;
+        // ss_T = DH(sk_T, ct_T), from the holder, refused if all zeros.
+        let mut ss_t = Dh::<K::Traditional>::default();
+        self.holder
+            .dh(&pk_e, &mut ss_t)
+            .map_err(HeldKeyError::Holder)?;
+        check_dh::<K::Traditional>(&ss_t, Error::Decap)?;
+        let npk_t = <<K::Traditional as Kem>::NPk as Unsigned>::USIZE;
+        let pk_t = &self.public.as_bytes()[self.public.as_bytes().len() - npk_t..];
+        Ok(K::combine_halves(ss_m.as_bytes(), &ss_t, ct_t, pk_t))
+    }
+}

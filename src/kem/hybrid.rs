@@ -142,14 +142,72 @@ fn combine(
     h.finalize()
 }
 
+/// A PQ/T hybrid KEM of draft-ietf-hpke-pq §4 as its two halves: the ML-KEM and the
+/// traditional DH-KEM whose keys and encapsulations it concatenates (`pk = pk_PQ || pk_T`,
+/// `enc = ct_PQ || ct_T`). What [`crate::kem::SplitHybrid`] needs to decapsulate with the halves
+/// held apart. Sealed.
+pub trait HybridKem: crate::kem::Kem {
+    /// The ML-KEM half.
+    type MlKem: crate::kem::Kem;
+    /// The traditional half, as the DH-KEM over the same group.
+    type Traditional: crate::kem::AuthKem;
+    /// The combiner (draft-irtf-cfrg-hybrid-kems' `C2PRICombiner` as §4 instantiates it):
+    /// `SHA3-256(ss_PQ || ss_T || ct_T || pk_T || label)`.
+    #[doc(hidden)]
+    fn combine_halves(
+        ss_m: &[u8],
+        ss_t: &[u8],
+        ct_t: &[u8],
+        pk_t: &[u8],
+    ) -> crate::kem::SharedSecret<Self>;
+
+    /// `pk = pk_PQ || pk_T` from the halves, both already validated: nothing is parsed again.
+    #[doc(hidden)]
+    fn join_public(
+        pk_m: &crate::kem::PublicKey<Self::MlKem>,
+        pk_t: &crate::kem::PublicKey<Self::Traditional>,
+    ) -> crate::kem::PublicKey<Self>;
+}
+
 macro_rules! hybrid_kem {
-    ($(#[$doc:meta])* $name:ident, $params:ident, $group:ty, $id:literal, $label:expr,
+    ($(#[$doc:meta])* $name:ident, $params:ident, $mlkem:ty, $group:ty, $id:literal, $label:expr,
      $npk:ident, $nenc:ident, $nseed_t:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
 
         impl crate::sealed::Sealed for $name {}
+
+        impl super::HybridKem for $name {
+            type MlKem = $mlkem;
+            type Traditional = crate::kem::DhKem<$group>;
+
+            fn combine_halves(
+                ss_m: &[u8],
+                ss_t: &[u8],
+                ct_t: &[u8],
+                pk_t: &[u8],
+            ) -> SharedSecret<Self> {
+                SharedSecret::new(Zeroizing::new(combine(ss_m, ss_t, ct_t, pk_t, Self::LABEL)))
+            }
+
+            fn join_public(
+                pk_m: &PublicKey<$mlkem>,
+                pk_t: &PublicKey<crate::kem::DhKem<$group>>,
+            ) -> PublicKey<Self> {
+                let mut bytes = Array::<u8, $npk>::default();
+                let (m, t) = bytes.split_at_mut(pk_m.as_bytes().len());
+                m.copy_from_slice(pk_m.as_bytes());
+                t.copy_from_slice(pk_t.as_bytes());
+                PublicKey {
+                    pk: HybridPublicKey {
+                        ek_m: pk_m.pk.ek.clone(),
+                        pk_t: pk_t.pk.point.clone(),
+                        bytes,
+                    },
+                }
+            }
+        }
 
         impl $name {
             /// The label the combiner appends.
@@ -363,19 +421,19 @@ mod kems {
     hybrid_kem!(
         /// X-Wing (MLKEM768-X25519), `kem_id` 0x647a: Nsecret 32, Nenc 1120, Npk 1216, Nsk 32.
         /// No authenticated modes.
-        XWing, mlkem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1216, U1120, U32
+        XWing, mlkem768, crate::kem::MlKem768, crate::kem::X25519, 0x647a, b"\\.//^\\", U1216, U1120, U32
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM768-P256, `kem_id` 0x0050: Nsecret 32, Nenc 1153, Npk 1249, Nsk 32.
         /// No authenticated modes.
-        MlKem768P256, mlkem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1249, U1153, U128
+        MlKem768P256, mlkem768, crate::kem::MlKem768, crate::kem::P256, 0x0050, b"MLKEM768-P256", U1249, U1153, U128
     );
     #[cfg(feature = "nist")]
     hybrid_kem!(
         /// MLKEM1024-P384, `kem_id` 0x0051: Nsecret 32, Nenc 1665, Npk 1665, Nsk 32.
         /// No authenticated modes.
-        MlKem1024P384, mlkem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1665, U1665, U48
+        MlKem1024P384, mlkem1024, crate::kem::MlKem1024, crate::kem::P384, 0x0051, b"MLKEM1024-P384", U1665, U1665, U48
     );
 }
 
