@@ -16,12 +16,18 @@
 //!   token (`typed-hpke-pkcs11`'s `TokenKey::typed`): the token computes `DH(sk, enc)`,
 //!   typed-hpke does the rest;
 //! - [`TagIdentity::held_decap`]: a [`DecapHolder`] that decapsulates whole, for either type
-//!   (a device with ML-KEM, a remote service).
+//!   (a device with ML-KEM, a remote service);
+//! - [`TagIdentity::held_split`], for `mlkem768p256tag`: the ML-KEM-768 half in this process,
+//!   the P-256 half with a [`DhHolder`] (a token), as typed-hpke's [`SplitHybrid`].
 //!
-//! For `mlkem768p256tag` the ML-KEM half cannot be put in a PKCS#11 token CI can run: SoftHSM
-//! 2.6 has no ML-KEM (PKCS#11 3.2's `C_DecapsulateKey`), and MLKEM768-P256's private key is
-//! one seed that both halves are expanded from, so a P-256 key made in a token cannot be its
-//! half. Such an identity is a private key in this process, or a whole-KEM holder.
+//! Said plainly, for `mlkem768p256tag` in a token: the ML-KEM half is not in the token. SoftHSM
+//! 2.6, the token CI tests against, has no ML-KEM (PKCS#11 3.2's `C_DecapsulateKey`), and
+//! few tokens have it yet; so [`TagIdentity::held_split`] keeps the ML-KEM-768 key in the
+//! process (wiped on drop) and the P-256 key in the token. Such a key is not a seed-derived
+//! MLKEM768-P256 key: its recipient is the two public halves concatenated, which any sender
+//! encrypts to as usual; against a quantum adversary it rests on the ML-KEM key in memory,
+//! against a classical one on the token. The identity's tag is the P-256 half's, so stanzas
+//! are recognised without the ML-KEM key.
 //!
 //! MLKEM768-P256 here is draft-ietf-hpke-pq-04's, the same construction as the -03 the spec
 //! names (see [`crate::pq`]); files made by the `age` crate's own `tagpq` recipient, an
@@ -36,8 +42,8 @@ use age::{DecryptError, EncryptError};
 use age_core::format::{FileKey, Stanza};
 use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::{
-    DecapHolder, DecapKey, DhHolder, DhKemP256HkdfSha256, ExternalDecap, ExternalDh, Kem,
-    MlKem768P256,
+    DecapHolder, DecapKey, DhHolder, DhKemP256HkdfSha256, ExternalDecap, ExternalDh, Kem, MlKem768,
+    MlKem768P256, SplitHybrid,
 };
 use typed_hpke::symmetric::{extract_public, hash};
 use typed_hpke::{PrivateKey, PublicKey};
@@ -286,6 +292,16 @@ impl<K: TagKem, H: DecapHolder<K>> TagIdentity<K, ExternalDecap<H>> {
             key: ExternalDecap(holder),
             recipient,
         }
+    }
+}
+
+impl<H: DhHolder<DhKemP256HkdfSha256>> TagIdentity<MlKem768P256, SplitHybrid<MlKem768P256, H>> {
+    /// A `mlkem768p256tag` identity with the ML-KEM-768 half `ml_kem` in this process and the
+    /// P-256 half with `holder` (a token): see the module's documentation.
+    pub fn held_split(ml_kem: PrivateKey<MlKem768>, holder: H) -> Self {
+        let key = SplitHybrid::new(ml_kem, holder);
+        let recipient = TagRecipient::from_public_key(key.public_key().clone());
+        Self { key, recipient }
     }
 }
 

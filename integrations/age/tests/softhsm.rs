@@ -7,6 +7,8 @@
 //!   one this crate makes to it among other recipients, armored and binary, open with the
 //!   identity; the token is asked once per file, for its own stanza only;
 //! - a key made on the token and a key imported into it both serve;
+//! - a `mlkem768p256tag` identity with its P-256 half in the token and its ML-KEM half in
+//!   process opens the `age` crate's `tagpq` files and ours;
 //! - a key the token no longer has fails the file with the token's error as the source, not a
 //!   panic and not "no match".
 
@@ -15,10 +17,10 @@ use std::process::ExitCode;
 use std::str::FromStr;
 
 use age::DecryptError;
-use typed_hpke::kem::{DhHolder, DhKemP256HkdfSha256, Kem};
+use typed_hpke::kem::{DhHolder, DhKemP256HkdfSha256, Kem, MlKem768};
 use typed_hpke::{OsRng, PublicKey};
 use typed_hpke_age::pq;
-use typed_hpke_age::tag::{P256TagIdentity, TagIdentity};
+use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity, TagIdentity};
 use typed_hpke_pkcs11::{Token, TypedTokenKey, softhsm};
 
 const LABEL: &str = "typed-hpke-age";
@@ -129,6 +131,25 @@ fn main() -> ExitCode {
         .expect("import");
     opens_files(&token, "imported");
     println!("ok: a key imported into the token");
+
+    // mlkem768p256tag: the ML-KEM half in process, the P-256 half in the token; files of the
+    // age crate's own tagpq recipient and of ours open, the token asked once per file.
+    let key = token.key("generated").unwrap();
+    let counted = Counted {
+        key: key.typed::<DhKemP256HkdfSha256>().unwrap(),
+        asked: Default::default(),
+    };
+    let (ml_kem, _) = MlKem768::generate(&mut OsRng::default()).unwrap();
+    let identity = TagIdentity::held_split(ml_kem, &counted);
+    let theirs = age::tagpq::Recipient::from_str(&identity.to_public().to_string()).unwrap();
+    let pt: Vec<u8> = (0..70_000u32).map(|i| (i * 7) as u8).collect();
+    let file = encrypt(&[&theirs], &pt, true);
+    assert_eq!(decrypt(&file, &identity).unwrap(), pt);
+    let other = MlKem768P256TagIdentity::generate();
+    let file = encrypt(&[other.to_public(), identity.to_public()], &pt, false);
+    assert_eq!(decrypt(&file, &identity).unwrap(), pt);
+    assert_eq!(counted.asked.load(std::sync::atomic::Ordering::Relaxed), 2);
+    println!("ok: mlkem768p256tag with its P-256 half in the token");
 
     // The key destroyed under the identity: the token's error, kept as the source.
     let key = token.key("imported").unwrap();
