@@ -37,6 +37,9 @@ use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity};
 
 const PEER: &str = "age 0.12";
 
+/// A row's jobs: ours first, then the peer's where there is one.
+type Jobs = Vec<(&'static str, Job)>;
+
 fn file_key() -> FileKey {
     FileKey::new(Box::new([0x42; 16]))
 }
@@ -46,10 +49,7 @@ fn stanzas(r: &dyn age::Recipient) -> Vec<Stanza> {
 }
 
 /// Wrapping one file key: ours, then the peer's.
-fn wrap(
-    ours: impl age::Recipient + 'static,
-    theirs: impl age::Recipient + 'static,
-) -> Vec<(&'static str, Job)> {
+fn wrap(ours: impl age::Recipient + 'static, theirs: impl age::Recipient + 'static) -> Jobs {
     vec![
         (TYPED, timed(move || stanzas(&ours))),
         (PEER, timed(move || stanzas(&theirs))),
@@ -127,7 +127,7 @@ fn main() {
     let pt: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
     let size = if quick { "1MiB" } else { "64MiB" };
 
-    let mut rows: Vec<(String, Box<dyn FnOnce() -> Vec<(&'static str, Job)>>)> = vec![
+    let mut rows: Vec<(String, Box<dyn FnOnce() -> Jobs>)> = vec![
         ("wrap/mlkem768x25519 (age: X25519)".into(), {
             let (o, t) = (pq_id.to_public(), x_id.to_public());
             Box::new(move || wrap(o, t))
