@@ -62,14 +62,21 @@ pub(crate) fn bech32_public(hrp: &str, data: &[u8]) -> String {
     age_core::primitives::bech32_encode(bech32::Hrp::parse_unchecked(hrp), data)
 }
 
-/// The uppercase Bech32 of a secret, the form age prints identities in; the lowercase copy
-/// made on the way is wiped.
+/// The uppercase Bech32 of a secret, the form age prints identities in, made without a
+/// branch or an index on the secret (`secret_bech32`).
 pub(crate) fn bech32_secret(hrp: &str, data: &[u8]) -> SecretString {
-    let lower = Zeroizing::new(age_core::primitives::bech32_encode(
-        bech32::Hrp::parse_unchecked(hrp),
-        data,
-    ));
-    SecretString::from(lower.to_uppercase())
+    let s = crate::secret_bech32::encode(hrp, data, true);
+    SecretString::from(s.as_str())
+}
+
+/// A secret of exactly `n` bytes from its Bech32 (either case), decoded without a branch or an
+/// index on the secret (`secret_bech32`). Wiped on drop.
+pub(crate) fn bech32_decode_secret(
+    s: &str,
+    hrp: &str,
+    n: usize,
+) -> Result<Zeroizing<Vec<u8>>, &'static str> {
+    crate::secret_bech32::decode(s, hrp, n)
 }
 
 #[cfg(test)]
@@ -105,10 +112,22 @@ mod tests {
         assert!(bech32_decode(&upper, "age1tag", 33).is_ok());
         let mixed = format!("{}{}", &upper[..10], &s[10..]);
         assert!(bech32_decode(&mixed, "age1tag", 33).is_err());
-        let long = bech32_public("age1tag", &[7; 1300]);
+        let long = bech32_public("age1tag", &[7; 1400]);
         assert!(long.len() > MAX_BECH32_LEN);
         assert_eq!(
-            bech32_decode(&long, "age1tag", 1300).unwrap_err(),
+            bech32_decode(&long, "age1tag", 1400).unwrap_err(),
+            "too long"
+        );
+        // At the limit and just over it: the length alone decides "too long".
+        let at = format!("age1tag1{}", "q".repeat(MAX_BECH32_LEN - 8));
+        assert_eq!(at.len(), MAX_BECH32_LEN);
+        assert_eq!(
+            bech32_decode(&at, "age1tag", 1300).unwrap_err(),
+            "invalid Bech32 encoding"
+        );
+        let over = format!("{at}q");
+        assert_eq!(
+            bech32_decode(&over, "age1tag", 1300).unwrap_err(),
             "too long"
         );
     }

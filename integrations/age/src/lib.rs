@@ -69,7 +69,10 @@
 #![warn(missing_docs)]
 
 mod encoding;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod pq;
+mod secret_bech32;
 pub mod tag;
 
 use age::DecryptError;

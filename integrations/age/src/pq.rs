@@ -20,7 +20,9 @@ use age_core::secrecy::SecretString;
 use typed_hpke::kem::{Kem as _, XWing};
 use typed_hpke::{PrivateKey, PublicKey};
 
-use crate::encoding::{base64, base64_exact, bech32_decode, bech32_public, bech32_secret};
+use crate::encoding::{
+    base64, base64_exact, bech32_decode, bech32_decode_secret, bech32_public, bech32_secret,
+};
 
 const STANZA_TYPE: &str = "mlkem768x25519";
 const INFO: &[u8] = b"age-encryption.org/mlkem768x25519";
@@ -141,7 +143,7 @@ impl FromStr for Identity {
     type Err = &'static str;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let seed = bech32_decode(s, IDENTITY_HRP, SEED_LEN)?;
+        let seed = bech32_decode_secret(s, IDENTITY_HRP, SEED_LEN)?;
         PrivateKey::from_bytes(&seed)
             .map(Self)
             .map_err(|_| "invalid X-Wing seed")
