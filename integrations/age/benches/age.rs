@@ -31,7 +31,7 @@ use std::io::{Read, Write};
 use std::str::FromStr;
 
 use age_core::format::{FileKey, Stanza};
-use driver::{Config, Job, Outcome, TYPED, timed};
+use driver::{Job, Outcome, TYPED, timed};
 use typed_hpke_age::pq;
 use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity};
 
@@ -79,40 +79,9 @@ fn decrypt(i: &dyn age::Identity, file: &[u8], len: usize) -> Vec<u8> {
     out
 }
 
-fn env_or(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
     let quick = std::env::var_os("AGE_QUICK").is_some();
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let config = Config {
-        rounds: if quick {
-            3
-        } else {
-            env_or("AGE_ROUNDS", 21.0) as usize
-        },
-        batch_ns: if quick {
-            1e5
-        } else {
-            env_or("AGE_BATCH_MS", 20.0) * 1e6
-        },
-        filter,
-    };
-    let (cpus, pinned) = driver::affinity();
-    println!(
-        "# {}; load {}; CPUs {cpus}{}; {} rounds",
-        driver::machine(),
-        driver::load(),
-        if pinned { " (pinned)" } else { "" },
-        config.rounds,
-    );
+    let config = driver::integration_config("AGE");
     println!("| row | typed-hpke-age | {PEER} | ratio (95% CI) |");
     println!("|---|---|---|---|");
 

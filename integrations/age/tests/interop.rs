@@ -4,13 +4,15 @@
 //! post-quantum and classical recipients apart; malformed stanzas and recipients are refused
 //! before any key is asked.
 
-use std::io::{Read, Write};
+mod common;
+
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use age::{DecryptError, EncryptError};
 use age_core::format::{FileKey, Stanza};
 use age_core::secrecy::ExposeSecret as _;
+use common::{decrypt, encrypt};
 use typed_hpke::kem::{DecapHolder, DhKemP256HkdfSha256, Kem, MlKem768P256};
 use typed_hpke::{EncappedKey, PrivateKey};
 use typed_hpke_age::tag::{
@@ -24,32 +26,6 @@ const CHUNK: usize = 64 * 1024;
 
 fn plaintext(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 31 % 251) as u8).collect()
-}
-
-fn encrypt(recipients: &[&dyn age::Recipient], pt: &[u8], armor: bool) -> Vec<u8> {
-    let encryptor = age::Encryptor::with_recipients(recipients.iter().copied()).unwrap();
-    let mut file = vec![];
-    if armor {
-        let armored =
-            age::armor::ArmoredWriter::wrap_output(&mut file, age::armor::Format::AsciiArmor)
-                .unwrap();
-        let mut w = encryptor.wrap_output(armored).unwrap();
-        w.write_all(pt).unwrap();
-        w.finish().unwrap().finish().unwrap();
-    } else {
-        let mut w = encryptor.wrap_output(&mut file).unwrap();
-        w.write_all(pt).unwrap();
-        w.finish().unwrap();
-    }
-    file
-}
-
-fn decrypt(file: &[u8], identity: &dyn age::Identity) -> Result<Vec<u8>, DecryptError> {
-    let decryptor = age::Decryptor::new(age::armor::ArmoredReader::new(file))?;
-    let mut r = decryptor.decrypt(std::iter::once(identity))?;
-    let mut out = vec![];
-    r.read_to_end(&mut out)?;
-    Ok(out)
 }
 
 #[test]

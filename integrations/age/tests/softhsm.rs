@@ -12,11 +12,13 @@
 //! - a key the token no longer has fails the file with the token's error as the source, not a
 //!   panic and not "no match".
 
-use std::io::{Read, Write};
+mod common;
+
 use std::process::ExitCode;
 use std::str::FromStr;
 
 use age::DecryptError;
+use common::{decrypt, encrypt};
 use typed_hpke::kem::{DhHolder, DhKemP256HkdfSha256, Kem, MlKem768};
 use typed_hpke::{OsRng, PublicKey};
 use typed_hpke_age::pq;
@@ -42,29 +44,6 @@ impl DhHolder<DhKemP256HkdfSha256> for &Counted {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.key.dh(peer, out)
     }
-}
-
-fn encrypt(recipients: &[&dyn age::Recipient], pt: &[u8], armor: bool) -> Vec<u8> {
-    let encryptor = age::Encryptor::with_recipients(recipients.iter().copied()).unwrap();
-    let mut file = vec![];
-    let format = if armor {
-        age::armor::Format::AsciiArmor
-    } else {
-        age::armor::Format::Binary
-    };
-    let out = age::armor::ArmoredWriter::wrap_output(&mut file, format).unwrap();
-    let mut w = encryptor.wrap_output(out).unwrap();
-    w.write_all(pt).unwrap();
-    w.finish().unwrap().finish().unwrap();
-    file
-}
-
-fn decrypt(file: &[u8], identity: &dyn age::Identity) -> Result<Vec<u8>, DecryptError> {
-    let decryptor = age::Decryptor::new(age::armor::ArmoredReader::new(file))?;
-    let mut r = decryptor.decrypt(std::iter::once(identity))?;
-    let mut out = vec![];
-    r.read_to_end(&mut out)?;
-    Ok(out)
 }
 
 fn opens_files(token: &Token, key_label: &str) {

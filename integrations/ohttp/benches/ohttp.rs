@@ -34,7 +34,7 @@
 #[path = "../../../measure/benches/compare/driver.rs"]
 mod driver;
 
-use driver::{Config, Job, Outcome, TYPED, timed, timed_with};
+use driver::{Job, Outcome, TYPED, timed, timed_with};
 use ohttp::hpke::{Aead as OAead, Kdf as OKdf, Kem as OKem};
 use typed_hpke_ohttp::{Client, ClientResponse, Gateway, GatewayKey, OsRng, SymmetricSuite};
 
@@ -292,41 +292,8 @@ fn client_response(s: &Sides) -> Jobs {
     jobs
 }
 
-fn env_or(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
-    let quick = std::env::var_os("OHTTP_QUICK").is_some();
-    // `cargo bench` passes `--bench`; every other argument filters rows by substring.
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let config = Config {
-        rounds: if quick {
-            3
-        } else {
-            env_or("OHTTP_ROUNDS", 21.0) as usize
-        },
-        batch_ns: if quick {
-            1e5
-        } else {
-            env_or("OHTTP_BATCH_MS", 20.0) * 1e6
-        },
-        filter,
-    };
-    let (cpus, pinned) = driver::affinity();
-    println!(
-        "# {}; load {}; CPUs {cpus}{}; {} rounds",
-        driver::machine(),
-        driver::load(),
-        if pinned { " (pinned)" } else { "" },
-        config.rounds,
-    );
+    let config = driver::integration_config("OHTTP");
     println!("| row | typed-hpke-ohttp | {PEER} | ratio (95% CI) | allocations (ours / peer) |");
     println!("|---|---|---|---|---|");
     let rows: [Row; 5] = [

@@ -494,6 +494,45 @@ pub fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// An integration bench's configuration (`integrations/*/benches`): `{prefix}_QUICK` set runs
+/// three rounds of short batches (a check that the bench still runs); otherwise
+/// `{prefix}_ROUNDS` rounds (default 21) of batches sized to `{prefix}_BATCH_MS` (default 20).
+/// The command line's arguments other than `--bench` filter rows by substring. Prints the
+/// machine line that heads its results.
+#[allow(
+    dead_code,
+    reason = "the integrations' benches include this file; the comparative bench has its own"
+)]
+pub fn integration_config(prefix: &str) -> Config {
+    let quick = std::env::var_os(format!("{prefix}_QUICK")).is_some();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let config = Config {
+        rounds: if quick {
+            3
+        } else {
+            env(&format!("{prefix}_ROUNDS"), 21usize)
+        },
+        batch_ns: if quick {
+            1e5
+        } else {
+            env(&format!("{prefix}_BATCH_MS"), 20.0f64) * 1e6
+        },
+        filter,
+    };
+    let (cpus, pinned) = affinity();
+    println!(
+        "# {}; load {}; CPUs {cpus}{}; {} rounds",
+        machine(),
+        load(),
+        if pinned { " (pinned)" } else { "" },
+        config.rounds,
+    );
+    config
+}
+
 /// The CPU model and the logical CPU count.
 pub fn machine() -> String {
     let model = proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown CPU".into());
