@@ -213,6 +213,8 @@ fn spec_strings_round_trip() {
     let tag: P256TagRecipient = spec("tag.recipient").parse().unwrap();
     assert_eq!(tag.to_string(), spec("tag.recipient"));
     let tagpq: MlKem768P256TagRecipient = spec("tagpq.recipient").parse().unwrap();
+    // The longest key string there is (README.md, "Limits": 2,015 of the 2,100 allowed).
+    assert_eq!(spec("tagpq.recipient").len(), 2015);
     assert_eq!(tagpq.to_string(), spec("tagpq.recipient"));
     // Identities print in upper case and parse in either; mixed case is not Bech32.
     assert!(
