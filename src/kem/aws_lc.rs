@@ -15,13 +15,14 @@
 //! lives in a `Zeroizing` buffer of its own and is copied once into the caller's wiped buffer.
 
 use core::fmt;
-
-use std::sync::OnceLock;
+use core::mem::{align_of, size_of};
 
 use aws_lc_rs::agreement::{self, Algorithm, ParsedPublicKey, PrivateKey, UnparsedPublicKey};
 use hybrid_array::{Array, ArraySize};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
+
+use crate::layout::{Fill, lead};
 
 use crate::Error;
 
@@ -99,10 +100,12 @@ impl<N: ArraySize> Scalar<N> {
             .expect("aws-lc-rs serializes the public key it holds");
         let bytes = Array::try_from(public.as_ref())
             .expect("aws-lc-rs serializes a public key in Npk bytes (uncompressed SEC1 or X25519)");
+        // Not parsed: this point stays in the private key, whose `DH` never takes it as the
+        // peer; a public key made from it is parsed as it is made (`Point::clone`).
         let point = Point {
             alg,
             bytes: bytes.clone(),
-            parsed: OnceLock::new(),
+            parsed: Parsed::NO,
         };
         (point, bytes)
     }
@@ -118,9 +121,7 @@ impl<N: ArraySize> Scalar<N> {
         let (Some(key), Some(peer)) = (self.key.as_ref(), pk.parsed()) else {
             return Choice::from(0);
         };
-        // `agree` takes the parsed key by value: the clone is a reference count and a copy
-        // of the public bytes.
-        let done = agreement::agree(key, peer.clone(), (), |dh| {
+        let done = agreement::agree(key, peer, (), |dh| {
             if dh.len() != out.len() {
                 return Err(());
             }
@@ -131,21 +132,57 @@ impl<N: ArraySize> Scalar<N> {
     }
 }
 
-/// A public point: its serialization, validated, and aws-lc's parsed form of it, made once
-/// (when the bytes are deserialized, or on the first `DH` with a key this crate computed).
+/// A public point: its serialization, validated, and aws-lc's parsed form of it, made when the
+/// bytes are deserialized or when a public key is made from a private key's (a clone of the
+/// point that private key keeps, which is never parsed: see [`Parsed`]).
 #[doc(hidden)]
 pub struct Point<M: ArraySize> {
     alg: &'static Algorithm,
     bytes: Array<u8, M>,
-    parsed: OnceLock<ParsedPublicKey>,
+    parsed: Parsed,
 }
 
+/// aws-lc's parsed key, or zeros where it would be: every byte is written whichever the variant
+/// (`crate::layout`). It was a `OnceLock`, filled on the first `DH`; an empty `OnceLock`'s slot
+/// is `MaybeUninit`, and the private key's own point, never taken as a `DH` peer, carried 32
+/// bytes of whatever the stack held where the key was built, an X25519 scalar's copy among them
+/// (`tests/zeroize_observed.rs`, `dh_private_keys` and `no_stale_bytes`).
+#[repr(u8)]
+#[allow(dead_code, reason = "the fill is written, never read")]
+enum Parsed {
+    No(Fill<PARSED_LEAD>, Fill<PARSED_SIZE>),
+    Yes(Fill<PARSED_LEAD>, ParsedPublicKey),
+}
+
+const PARSED_LEAD: usize = lead(align_of::<ParsedPublicKey>());
+const PARSED_SIZE: usize = size_of::<ParsedPublicKey>();
+const _: () = assert!(size_of::<Parsed>() == 1 + PARSED_LEAD + PARSED_SIZE);
+
+impl Parsed {
+    const NO: Self = Self::No(Fill::ZERO, Fill::ZERO);
+
+    /// aws-lc's parse of `bytes`; `No` only if aws-lc refuses a key it serialized itself, which
+    /// it does not (a `DH` with it then fails as the parse does).
+    fn of(alg: &'static Algorithm, bytes: &[u8]) -> Self {
+        match ParsedPublicKey::try_from(&UnparsedPublicKey::new(alg, bytes)) {
+            Ok(parsed) => Self::Yes(Fill::ZERO, parsed),
+            Err(_) => Self::NO,
+        }
+    }
+}
+
+/// A clone of a point that is not parsed (a private key's own, for the public key made from
+/// it) is parsed here, once for the public key's life.
 impl<M: ArraySize> Clone for Point<M> {
     fn clone(&self) -> Self {
+        let parsed = match &self.parsed {
+            Parsed::Yes(_, parsed) => Parsed::Yes(Fill::ZERO, parsed.clone()),
+            Parsed::No(..) => Parsed::of(self.alg, &self.bytes[..]),
+        };
         Self {
             alg: self.alg,
             bytes: self.bytes.clone(),
-            parsed: self.parsed.clone(),
+            parsed,
         }
     }
 }
@@ -169,7 +206,7 @@ impl<M: ArraySize> Point<M> {
         Ok(Self {
             alg,
             bytes,
-            parsed: OnceLock::from(parsed),
+            parsed: Parsed::Yes(Fill::ZERO, parsed),
         })
     }
 
@@ -182,15 +219,16 @@ impl<M: ArraySize> Point<M> {
         &self.bytes
     }
 
-    /// aws-lc's parsed key, parsing it on first use. `None` only if aws-lc refuses a key it
-    /// serialized itself, which it does not.
-    fn parsed(&self) -> Option<&ParsedPublicKey> {
-        if let Some(parsed) = self.parsed.get() {
-            return Some(parsed);
+    /// aws-lc's parsed key, by value as `agree` takes it (a reference count and a copy of the
+    /// public bytes); parsed here for a point that was not. `None` only if aws-lc refuses a key
+    /// it serialized itself, which it does not.
+    fn parsed(&self) -> Option<ParsedPublicKey> {
+        match &self.parsed {
+            Parsed::Yes(_, parsed) => Some(parsed.clone()),
+            Parsed::No(..) => {
+                ParsedPublicKey::try_from(&UnparsedPublicKey::new(self.alg, &self.bytes[..])).ok()
+            }
         }
-        let parsed =
-            ParsedPublicKey::try_from(&UnparsedPublicKey::new(self.alg, &self.bytes[..])).ok()?;
-        Some(self.parsed.get_or_init(|| parsed))
     }
 }
 
