@@ -55,6 +55,13 @@ pub(crate) enum Label {
     /// §5.3 Export
     Sec,
     /// draft-ietf-hpke-pq §3, §4: DeriveKeyPair of the post-quantum and hybrid KEMs
+    #[cfg_attr(
+        not(feature = "pq"),
+        allow(
+            dead_code,
+            reason = "the post-quantum KEMs' label, in a build without them"
+        )
+    )]
     DeriveKeyPair,
 }
 

@@ -23,7 +23,7 @@ PLATFORM = f"cfg({CFG})"
 # unit graph is the same). The first is the README's test command: the crates it builds are the
 # library's; the rest come only with `measure` or `fuzz`, behind `peers`.
 INTEGRATIONS = ("-p typed-hpke-rustls -p typed-hpke-openmls -p typed-hpke-ohttp -p typed-hpke-jose "
-                "-p typed-hpke-cose -p typed-hpke-pkcs11 -p typed-hpke-fuzz "
+                "-p typed-hpke-cose -p typed-hpke-pkcs11 -p typed-hpke-mls-rs -p typed-hpke-fuzz "
                 "--features typed-hpke-openmls/draft-ietf-mls-pq-ciphersuites,typed-hpke-fuzz/differential")
 INVOCATIONS = [
     "test --features hazmat,serde",
