@@ -209,6 +209,37 @@ impl<K: Kem> PrivateKey<K> {
         })
     }
 
+    /// `DeserializePrivateKey(skXm)` for a key stored with its public key, as MLS stores
+    /// the keys of its key packages and tree nodes (mls-rs' `hpke_open` is given both).
+    ///
+    /// For the DH-KEMs `pk` is taken as given: the scalar is parsed and checked as
+    /// [`from_bytes`](Self::from_bytes) checks it, but the public key is not recomputed from
+    /// it, which saves the base-point multiplication `from_bytes` makes (the aws-lc-rs backend
+    /// makes it anyway, on import). Give the pair that was made together: with a public key
+    /// that is not the private key's, every decapsulation and Auth encapsulation with the key
+    /// fails (the `kem_context` carries the wrong key) and [`public_key`](Self::public_key)
+    /// returns `pk`; nothing about the private key is revealed either way. For ML-KEM and the
+    /// hybrids, whose parse computes the public key anyway, a `pk` that is not the key's is
+    /// refused.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPrivateKey`] as `from_bytes` gives it, and for ML-KEM and the hybrids
+    /// when `pk` is not the key's.
+    pub fn from_bytes_and_public(bytes: &[u8], pk: &PublicKey<K>) -> Result<Self, Error> {
+        Ok(Self {
+            sk: K::Engine::sk_from_bytes_and_public(bytes, &pk.pk)?,
+        })
+    }
+
+    /// [`from_bytes_and_public`](Self::from_bytes_and_public) with the public key serialized:
+    /// a DH-KEM's is deserialized and validated as [`PublicKey::from_bytes`] does; ML-KEM's and
+    /// the hybrids' is compared with the one the parse computes, without being parsed.
+    pub(crate) fn from_bytes_and_public_bytes(bytes: &[u8], pk: &[u8]) -> Result<Self, Error> {
+        Ok(Self {
+            sk: K::Engine::sk_from_bytes_and_public_bytes(bytes, pk)?,
+        })
+    }
+
     /// `SerializePrivateKey(skX)` (RFC 9180 §7.1.2): `Nsk` bytes, wiped when dropped.
     /// X25519 and X448 keys come out as the bytes they were made from (parsed, derived or
     /// drawn), unclamped, as draft-ietf-hpke-hpke §7.1.2 and Go's `crypto/hpke` have it; RFC

@@ -58,6 +58,29 @@ pub trait KemEngine<K: Kem> {
         prepared: Option<&K::Prepared>,
     ) -> Result<(SharedSecret<K>, EncappedKey<K>), Error>;
     fn sk_from_bytes(bytes: &[u8]) -> Result<K::Sk, Error>;
+    /// [`Self::sk_from_bytes`] with the key's public key given. The default parses the private
+    /// key and refuses a public key that is not its own; a KEM whose parse recomputes the
+    /// public key at a cost the caller wants to skip (the DH-KEMs' base-point multiplication)
+    /// takes `pk` as given instead.
+    fn sk_from_bytes_and_public(bytes: &[u8], pk: &K::Pk) -> Result<K::Sk, Error> {
+        let sk = Self::sk_from_bytes(bytes)?;
+        if Self::pk_as_bytes(Self::sk_public_key(&sk)) == Self::pk_as_bytes(pk) {
+            Ok(sk)
+        } else {
+            Err(Error::InvalidPrivateKey)
+        }
+    }
+    /// [`Self::sk_from_bytes_and_public`] with the public key serialized: the default
+    /// compares it with the parsed key's, a DH-KEM parses and validates it (RFC 9180 §7.1.1,
+    /// §7.1.4) and takes it as given.
+    fn sk_from_bytes_and_public_bytes(bytes: &[u8], pk: &[u8]) -> Result<K::Sk, Error> {
+        let sk = Self::sk_from_bytes(bytes)?;
+        if Self::pk_as_bytes(Self::sk_public_key(&sk)).as_slice() == pk {
+            Ok(sk)
+        } else {
+            Err(Error::InvalidPrivateKey)
+        }
+    }
     fn sk_to_bytes(sk: &K::Sk) -> Zeroizing<Array<u8, K::NSk>>;
     fn sk_public_key(sk: &K::Sk) -> &K::Pk;
     fn sk_ct_eq(a: &K::Sk, b: &K::Sk) -> Choice;

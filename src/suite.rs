@@ -449,6 +449,23 @@ impl AnyKem {
         PrivateKey::from_kem_id_and_bytes(self.id, bytes)
     }
 
+    /// `DeserializePrivateKey` for a key stored with its serialized public key `pk`, as the
+    /// typed [`PrivateKey::from_bytes_and_public`](crate::PrivateKey::from_bytes_and_public):
+    /// for the DH-KEMs `pk` is deserialized, validated and taken as given, saving the
+    /// base-point multiplication; for ML-KEM and the hybrids it must be the bytes of the key's
+    /// own public key (compared, not parsed).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPublicKey`] if a DH-KEM's `pk` does not deserialize;
+    /// [`Error::InvalidPrivateKey`] as the typed `from_bytes_and_public` gives it.
+    pub fn private_key_from_bytes_and_public(
+        &self,
+        bytes: &[u8],
+        pk: &[u8],
+    ) -> Result<PrivateKey, Error> {
+        steps::by_kem(self.id, steps::ParseSkWithPk(bytes, pk))?
+    }
+
     /// `DeserializePublicKey`, with the validation the typed `PublicKey::from_bytes` does.
     ///
     /// # Errors

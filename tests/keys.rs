@@ -298,3 +298,99 @@ fn x25519_and_x448_private_keys_serialize_as_given() {
         k[55] |= 128;
     });
 }
+
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
+
+/// `PrivateKey::from_bytes_and_public` and its runtime form: with the key's own public key it
+/// is the key `from_bytes` makes (equal, same public key, opens what is sealed to it). With
+/// another key's public key, a DH-KEM takes it as given (no base-point multiplication) and
+/// then opens nothing; ML-KEM and the hybrids, whose parse computes the public key anyway,
+/// refuse it. The runtime form takes the public key serialized: a DH-KEM's that does not
+/// deserialize is refused.
+#[test]
+fn keys_stored_with_their_public_key() {
+    use typed_hpke::aead::{Aead, ChaCha20Poly1305};
+    use typed_hpke::kdf::{HkdfSha256, Kdf};
+    use typed_hpke::suite::{ReceiverMode, Suite};
+
+    fn run<K: Kem>() {
+        type H<K> = typed_hpke::Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        let mut rng = ChaCha20Rng::seed_from_u64(0x7061_6972);
+        let (sk, pk) = K::generate(&mut rng).unwrap();
+        let (_, other_pk) = K::generate(&mut rng).unwrap();
+        let bytes = sk.to_bytes();
+        let id = format!("{:#06x}", K::ID);
+
+        let stored = PrivateKey::<K>::from_bytes_and_public(&bytes, &pk).unwrap();
+        assert!(stored == sk, "{id}");
+        assert_eq!(stored.public_key(), pk, "{id}");
+        let (enc, ct) = H::<K>::seal_base(&mut rng, &pk, b"info", b"aad", b"pt").unwrap();
+        let pt = H::<K>::open_base(&enc, &stored, b"info", b"aad", &ct).unwrap();
+        assert_eq!(pt, b"pt", "{id}");
+
+        let mismatched = PrivateKey::<K>::from_bytes_and_public(&bytes, &other_pk);
+        let dh = K::ID < 0x0040;
+        match mismatched {
+            Ok(wrong) => {
+                assert!(dh, "{id}: a mismatched public key accepted");
+                assert_eq!(wrong.public_key(), other_pk, "{id}");
+                assert_eq!(
+                    H::<K>::open_base(&enc, &wrong, b"info", b"aad", &ct),
+                    Err(Error::Open),
+                    "{id}"
+                );
+            }
+            Err(e) => {
+                assert!(!dh, "{id}: a DH-KEM recomputed the public key");
+                assert_eq!(e, Error::InvalidPrivateKey, "{id}");
+            }
+        }
+        // A private key that does not parse is refused as `from_bytes` refuses it.
+        let short = &bytes[..bytes.len() - 1];
+        assert_eq!(
+            PrivateKey::<K>::from_bytes_and_public(short, &pk).err(),
+            Some(Error::InvalidPrivateKey),
+            "{id}"
+        );
+
+        // The runtime form, on a suite of the KEM.
+        let suite = Suite::new(K::ID, HkdfSha256::ID, ChaCha20Poly1305::ID).unwrap();
+        let runtime = suite
+            .kem()
+            .private_key_from_bytes_and_public(&bytes, pk.as_bytes())
+            .unwrap();
+        assert_eq!(runtime.public_key().as_bytes(), pk.as_bytes(), "{id}");
+        let pt = suite
+            .open(
+                enc.as_bytes(),
+                &runtime,
+                b"info",
+                b"aad",
+                &ct,
+                ReceiverMode::Base,
+            )
+            .unwrap();
+        assert_eq!(pt, b"pt", "{id}");
+        let other = suite
+            .kem()
+            .private_key_from_bytes_and_public(&bytes, other_pk.as_bytes());
+        assert_eq!(other.is_ok(), dh, "{id}");
+        let too_short = &pk.as_bytes()[1..];
+        let expected = if dh {
+            Error::InvalidPublicKey
+        } else {
+            Error::InvalidPrivateKey
+        };
+        assert_eq!(
+            suite
+                .kem()
+                .private_key_from_bytes_and_public(&bytes, too_short)
+                .err(),
+            Some(expected),
+            "{id}"
+        );
+    }
+    for_each_kem!(run);
+}

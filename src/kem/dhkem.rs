@@ -303,6 +303,26 @@ impl<G: DhGroup> KemEngine<DhKem<G>> for DhKem<G> {
         Ok(DhPrivateKey::new(G::Engine::scalar_from_bytes(bytes)?))
     }
 
+    /// The scalar parsed as [`Self::sk_from_bytes`] parses it, beside `pk` as given: no
+    /// base-point multiplication (`pk(sk)` is not recomputed, so not compared either).
+    fn sk_from_bytes_and_public(
+        bytes: &[u8],
+        pk: &<Self as Kem>::Pk,
+    ) -> Result<<Self as Kem>::Sk, Error> {
+        Ok(DhPrivateKey {
+            scalar: G::Engine::scalar_from_bytes(bytes)?,
+            public: pk.clone(),
+        })
+    }
+
+    fn sk_from_bytes_and_public_bytes(bytes: &[u8], pk: &[u8]) -> Result<<Self as Kem>::Sk, Error> {
+        let scalar = G::Engine::scalar_from_bytes(bytes)?;
+        Ok(DhPrivateKey {
+            scalar,
+            public: Self::pk_from_bytes(pk)?,
+        })
+    }
+
     fn sk_to_bytes(sk: &<Self as Kem>::Sk) -> Zeroizing<Array<u8, <Self as Kem>::NSk>> {
         G::Engine::scalar_to_bytes(&sk.scalar)
     }

@@ -147,6 +147,15 @@ impl KemStep for ParseSk<'_> {
     }
 }
 
+pub(super) struct ParseSkWithPk<'a>(pub &'a [u8], pub &'a [u8]);
+
+impl KemStep for ParseSkWithPk<'_> {
+    type Output = Result<PrivateKey, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        Ok(typed::PrivateKey::<K>::from_bytes_and_public_bytes(self.0, self.1)?.into())
+    }
+}
+
 pub(super) struct ParsePk<'a>(pub &'a [u8]);
 
 impl KemStep for ParsePk<'_> {
