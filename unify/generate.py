@@ -37,7 +37,7 @@ INVOCATIONS = [
     "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp -p typed-hpke-jose -p typed-hpke-cose "
     "--features typed-hpke/hazmat,typed-hpke/serde,typed-hpke/graviola --tests",
     "test " + INTEGRATIONS,
-    "test " + INTEGRATIONS + " --bench ohttp",
+    "test " + INTEGRATIONS + " --bench ohttp --bench mls_rs",
     "build --example generate-vectors --features hazmat,serde",
     "build --example ech",
     "build --example mls_welcome",

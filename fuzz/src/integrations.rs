@@ -146,3 +146,76 @@ pub fn openmls(data: &[u8]) {
         }
     }
 }
+
+/// `mls-rs`: any suite typed-hpke-mls-rs offers (RFC 9420's with its default inner provider
+/// and the draft-ietf-mls-pq-ciphersuites ones); `hpke_open` (Base or PSK) and `hpke_setup_r`
+/// with arbitrary `kem_output`, ciphertext, secret and public key bytes, info and aad;
+/// `kem_public_key_validate` of arbitrary bytes; and `kem_derive` of arbitrary ikm, whose key
+/// pair must then seal and open, through the contexts too, and export alike on both sides.
+pub fn mls_rs(data: &[u8]) {
+    use mls_rs_core::crypto::{
+        CipherSuiteProvider, CryptoProvider, HpkeCiphertext, HpkeContextR, HpkeContextS, HpkePsk,
+        HpkePublicKey, HpkeSecretKey,
+    };
+    use typed_hpke_mls_rs::{DraftPqSuite, RustCryptoProvider, TypedHpkeProvider};
+
+    let provider = DraftPqSuite::ALL.iter().enumerate().fold(
+        TypedHpkeProvider::new(RustCryptoProvider::default()),
+        |p, (i, s)| {
+            p.with_draft_pq_suite(mls_rs_core::crypto::CipherSuite::new(0xf0a0 + i as u16), *s)
+                .expect("a free code point")
+        },
+    );
+    let suites = provider.supported_cipher_suites();
+    let mut input = Input(data);
+    let cs = suites[usize::from(input.byte()) % suites.len()];
+    let cs = provider.cipher_suite_provider(cs).expect("a listed suite");
+    let how = input.byte();
+    let sk = HpkeSecretKey::from(input.slice().to_vec());
+    let pk = HpkePublicKey::from(input.slice().to_vec());
+    let enc = input.slice().to_vec();
+    let info = input.slice();
+    let aad = input.slice();
+    let psk_id = input.slice();
+    let rest = input.rest();
+    let aad = (how & 4 == 0).then_some(aad);
+    match how % 4 {
+        0 => {
+            let ct = HpkeCiphertext {
+                kem_output: enc,
+                ciphertext: rest.to_vec(),
+            };
+            let _ = cs.hpke_open(&ct, &sk, &pk, info, aad);
+            let psk = HpkePsk::new(psk_id, rest);
+            let _ = cs.hpke_open_psk(&ct, &sk, &pk, info, aad, psk);
+        }
+        1 => {
+            if let Ok(mut r) = cs.hpke_setup_r(&enc, &sk, &pk, info) {
+                let _ = r.open(aad, rest);
+                let _ = r.export(info, rest.len());
+            }
+        }
+        2 => {
+            let _ = cs.kem_public_key_validate(&HpkePublicKey::from(rest.to_vec()));
+        }
+        _ => {
+            let (sk, pk) = cs.kem_derive(rest).expect("DeriveKeyPair of any ikm");
+            cs.kem_public_key_validate(&pk)
+                .expect("a derived public key");
+            let ct = cs
+                .hpke_seal(&pk, info, aad, rest)
+                .expect("seal to a derived key");
+            let pt = cs.hpke_open(&ct, &sk, &pk, info, aad).expect("open");
+            assert_eq!(&*pt, rest);
+            let (enc, mut s) = cs.hpke_setup_s(&pk, info).expect("setup_s");
+            let mut r = cs.hpke_setup_r(&enc, &sk, &pk, info).expect("setup_r");
+            let sealed = s.seal(aad, rest).expect("context seal");
+            assert_eq!(&*r.open(aad, &sealed).expect("context open"), rest);
+            let len = rest.len() % 256;
+            assert_eq!(
+                s.export(psk_id, len).expect("export"),
+                r.export(psk_id, len).expect("export")
+            );
+        }
+    }
+}

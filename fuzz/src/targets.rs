@@ -32,6 +32,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("serde", serde),
     ("rustls_provider", rustls_provider),
     ("openmls_provider", openmls_provider),
+    ("mls_rs_provider", mls_rs_provider),
     #[cfg(feature = "differential")]
     ("differential", differential),
     ("ohttp", ohttp),
@@ -109,6 +110,10 @@ pub fn rustls_provider(data: &[u8]) {
 
 pub fn openmls_provider(data: &[u8]) {
     crate::integrations::openmls(data)
+}
+
+pub fn mls_rs_provider(data: &[u8]) {
+    crate::integrations::mls_rs(data)
 }
 
 #[cfg(feature = "differential")]

@@ -31,7 +31,7 @@ use std::io::{Read, Write};
 use std::str::FromStr;
 
 use age_core::format::{FileKey, Stanza};
-use driver::{Job, Outcome, TYPED, timed};
+use driver::{Job, TYPED, timed};
 use typed_hpke_age::pq;
 use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity};
 
@@ -82,8 +82,7 @@ fn decrypt(i: &dyn age::Identity, file: &[u8], len: usize) -> Vec<u8> {
 fn main() {
     let quick = std::env::var_os("AGE_QUICK").is_some();
     let config = driver::integration_config("AGE");
-    println!("| row | typed-hpke-age | {PEER} | ratio (95% CI) |");
-    println!("|---|---|---|---|");
+    driver::integration_header("typed-hpke-age", PEER);
 
     let pq_id = pq::Identity::generate();
     let x_id = age::x25519::Identity::generate();
@@ -96,7 +95,7 @@ fn main() {
     let pt: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
     let size = if quick { "1MiB" } else { "64MiB" };
 
-    let mut rows: Vec<(String, Box<dyn FnOnce() -> Jobs>)> = vec![
+    let mut rows: Vec<driver::IntegrationRow> = vec![
         ("wrap/mlkem768x25519 (age: X25519)".into(), {
             let (o, t) = (pq_id.to_public(), x_id.to_public());
             Box::new(move || wrap(o, t))
@@ -158,34 +157,5 @@ fn main() {
             }),
         ));
     }
-    for (row, jobs) in rows {
-        if !config.filter.is_empty() && !config.filter.iter().any(|f| row.contains(f)) {
-            continue;
-        }
-        let outcomes = driver::run(&config, &row, jobs());
-        print_row(&row, &outcomes);
-    }
-}
-
-fn us(ns: f64) -> String {
-    if ns >= 1e6 {
-        format!("{:.1} ms", ns / 1e6)
-    } else {
-        format!("{:.1} µs", ns / 1e3)
-    }
-}
-
-fn print_row(row: &str, outcomes: &[Outcome]) {
-    let ours = &outcomes[0];
-    match outcomes.get(1) {
-        Some(peer) => println!(
-            "| `{row}` | {} | {} | {:.2} ({:.2}-{:.2}) |",
-            us(ours.ns),
-            us(peer.ns),
-            peer.median,
-            peer.lo,
-            peer.hi
-        ),
-        None => println!("| `{row}` | {} | (none) | |", us(ours.ns)),
-    }
+    driver::run_integration_rows(&config, rows);
 }

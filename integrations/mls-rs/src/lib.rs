@@ -5,21 +5,29 @@
 //!
 //! ```
 //! use mls_rs_core::crypto::{CipherSuite, CryptoProvider};
-//! use typed_hpke_mls_rs::{RustCryptoProvider, TypedHpkeProvider};
+//! use typed_hpke_mls_rs::{DraftPqSuite, RustCryptoProvider, TypedHpkeProvider};
 //!
-//! let provider = TypedHpkeProvider::new(RustCryptoProvider::default());
-//! assert!(provider.supported_cipher_suites().contains(&CipherSuite::CURVE25519_AES128));
-//! let cs = provider.cipher_suite_provider(CipherSuite::CURVE25519_AES128).unwrap();
+//! let xwing = CipherSuite::new(0xF0A1); // the value the group's members agreed on
+//! let provider = TypedHpkeProvider::new(RustCryptoProvider::default())
+//!     .with_draft_pq_suite(xwing, DraftPqSuite::MlKem768X25519Aes128GcmSha256Ed25519)
+//!     .unwrap();
+//! let suites = provider.supported_cipher_suites();
+//! assert!(suites.contains(&CipherSuite::CURVE25519_AES128) && suites.contains(&xwing));
+//! let cs = provider.cipher_suite_provider(xwing).unwrap();
 //! ```
 //!
 //! The HPKE methods (RFC 9420 §5.1.3's `EncryptWithLabel` reaches `hpke_seal`; the Welcome's
 //! group secrets, the UpdatePath's path secrets and external commits' `hpke_setup_s` / export
 //! come through here) run typed-hpke's runtime API on the suite's (KEM, KDF, AEAD); `kem_derive`
 //! is RFC 9180 §7.1.3's `DeriveKeyPair` (RFC 9420 §5.1.1's node keys), from an `ikm` of any
-//! length.
+//! length. `hpke_open` and `hpke_setup_r` take the receiver's key pair as mls-rs stores it: a
+//! DH-KEM's public key is validated and used as given, with no base-point multiplication.
 //!
 //! Cipher suites: RFC 9420's 1 to 7 wherever the inner provider offers them (the default
-//! inner provider, `mls-rs-crypto-rustcrypto` 0.23, has 1, 2, 3 and 7).
+//! inner provider, `mls-rs-crypto-rustcrypto` 0.23, has 1, 2, 3 and 7), and the
+//! draft-ietf-mls-pq-ciphersuites (-06) suites of [`DraftPqSuite`] under code points the
+//! deployment chooses. mls-rs' own post-quantum code points are refused
+//! ([`MLS_RS_PRIVATE_PQ_CODE_POINTS`]).
 //!
 //! mls-rs builds its traits synchronous or asynchronous (`--cfg mls_build_async`); this crate
 //! builds both ways, as its inner provider does.
@@ -34,6 +42,7 @@ use mls_rs_core::crypto::{
     HpkePsk, HpkePublicKey, HpkeSecretKey, SignaturePublicKey, SignatureSecretKey,
 };
 use mls_rs_core::error::{AnyError, IntoAnyError};
+use typed_hpke::kem::{Kem, MlKem768P256, MlKem1024, MlKem1024P384, XWing};
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{OsRng, Psk};
 use zeroize::Zeroizing;
@@ -49,6 +58,8 @@ pub enum Error {
     Hpke(typed_hpke::Error),
     /// The inner provider's error, boxed.
     Inner(AnyError),
+    /// A code point [`TypedHpkeProvider::with_draft_pq_suite`] refuses.
+    CodePoint(u16),
 }
 
 impl fmt::Display for Error {
@@ -56,6 +67,7 @@ impl fmt::Display for Error {
         match self {
             Self::Hpke(e) => write!(f, "HPKE: {e}"),
             Self::Inner(e) => write!(f, "inner provider: {e}"),
+            Self::CodePoint(v) => write!(f, "cipher suite {v:#06x} cannot name a draft suite"),
         }
     }
 }
@@ -65,6 +77,7 @@ impl std::error::Error for Error {
         match self {
             Self::Hpke(e) => Some(e),
             Self::Inner(e) => Some(e),
+            Self::CodePoint(_) => None,
         }
     }
 }
@@ -106,43 +119,161 @@ pub fn hpke_ids(cipher_suite: CipherSuite) -> Option<(u16, u16, u16)> {
     })
 }
 
+/// A cipher suite of draft-ietf-mls-pq-ciphersuites (revision -06) whose symmetric primitives
+/// and signature are those of an RFC 9420 suite, so that the inner provider serves them.
+///
+/// The draft leaves the MLS code points to IANA ("TBD"): the group's members agree on one and
+/// give it to [`TypedHpkeProvider::with_draft_pq_suite`]. The KEMs are draft-ietf-hpke-pq's
+/// (revision -04), as typed-hpke implements them, `DeriveKeyPair` included; the other suites of
+/// the draft pair HKDF-SHA384 and AES-256-GCM with Ed25519 or P-256, or use ML-DSA, which no
+/// RFC 9420 suite of an inner provider has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DraftPqSuite {
+    /// TBD1, `MLS_128_MLKEM768X25519_AES128GCM_SHA256_Ed25519`: X-Wing (0x647a),
+    /// HKDF-SHA256, AES-128-GCM; the rest suite 1's.
+    MlKem768X25519Aes128GcmSha256Ed25519,
+    /// TBD3, `MLS_128_MLKEM768P256_AES128GCM_SHA256_P256`: MLKEM768-P256 (0x0050),
+    /// HKDF-SHA256, AES-128-GCM; the rest suite 2's.
+    MlKem768P256Aes128GcmSha256P256,
+    /// TBD5, `MLS_192_MLKEM1024P384_AES256GCM_SHA384_P384`: MLKEM1024-P384 (0x0051),
+    /// HKDF-SHA384, AES-256-GCM; the rest suite 7's.
+    MlKem1024P384Aes256GcmSha384P384,
+    /// TBD8, `MLS_192_MLKEM1024_AES256GCM_SHA384_P384`: ML-KEM-1024 (0x0042), HKDF-SHA384,
+    /// AES-256-GCM; the rest suite 7's.
+    MlKem1024Aes256GcmSha384P384,
+}
+
+impl DraftPqSuite {
+    /// Every suite of this kind.
+    pub const ALL: [Self; 4] = [
+        Self::MlKem768X25519Aes128GcmSha256Ed25519,
+        Self::MlKem768P256Aes128GcmSha256P256,
+        Self::MlKem1024P384Aes256GcmSha384P384,
+        Self::MlKem1024Aes256GcmSha384P384,
+    ];
+
+    /// The HPKE (KEM, KDF, AEAD) (the draft's §3 table).
+    pub fn hpke_ids(self) -> (u16, u16, u16) {
+        match self {
+            Self::MlKem768X25519Aes128GcmSha256Ed25519 => (XWing::ID, 0x0001, 0x0001),
+            Self::MlKem768P256Aes128GcmSha256P256 => (MlKem768P256::ID, 0x0001, 0x0001),
+            Self::MlKem1024P384Aes256GcmSha384P384 => (MlKem1024P384::ID, 0x0002, 0x0002),
+            Self::MlKem1024Aes256GcmSha384P384 => (MlKem1024::ID, 0x0002, 0x0002),
+        }
+    }
+
+    /// The RFC 9420 suite whose hash, KDF, AEAD and signature it shares.
+    pub fn classical(self) -> CipherSuite {
+        match self {
+            Self::MlKem768X25519Aes128GcmSha256Ed25519 => CipherSuite::CURVE25519_AES128,
+            Self::MlKem768P256Aes128GcmSha256P256 => CipherSuite::P256_AES128,
+            Self::MlKem1024P384Aes256GcmSha384P384 | Self::MlKem1024Aes256GcmSha384P384 => {
+                CipherSuite::P384_AES256
+            }
+        }
+    }
+}
+
+/// The code points mls-rs gives its own post-quantum suites (`mls-rs-crypto-awslc`): ML-KEM
+/// with HPKE KEM id 15, expanded private keys and an HKDF-based derivation (65001-65003), and
+/// X-Wing as draft-connolly-cfrg-xwing-kem-01 over DHKEM(X25519) (65100). None is the
+/// construction draft-ietf-hpke-pq defines, so [`TypedHpkeProvider::with_draft_pq_suite`]
+/// refuses them: a typed-hpke member on one of them could not share a group with an
+/// `mls-rs-crypto-awslc` member on the same value.
+pub const MLS_RS_PRIVATE_PQ_CODE_POINTS: [u16; 4] = [65001, 65002, 65003, 65100];
+
 /// The provider: typed-hpke for HPKE and the KEM, `P` for the rest.
 #[derive(Clone, Debug, Default)]
 pub struct TypedHpkeProvider<P = RustCryptoProvider> {
     inner: P,
+    pq: Vec<(CipherSuite, DraftPqSuite)>,
 }
 
 impl<P> TypedHpkeProvider<P> {
-    /// The provider over `inner`.
+    /// The provider over `inner`, with the RFC 9420 suites `inner` has.
     pub fn new(inner: P) -> Self {
-        Self { inner }
+        Self {
+            inner,
+            pq: Vec::new(),
+        }
     }
 
     /// The inner provider.
     pub fn inner(&self) -> &P {
         &self.inner
     }
+
+    /// Offers `suite` under the code point `cipher_suite`, for groups whose members agreed on
+    /// it (the draft's values are still to be assigned).
+    ///
+    /// # Errors
+    /// [`Error::CodePoint`] if `cipher_suite` is reserved (0, or a GREASE value of RFC 9420
+    /// §13.5), an RFC 9420 suite (1 to 7), one of [`MLS_RS_PRIVATE_PQ_CODE_POINTS`], or already
+    /// given a suite here.
+    pub fn with_draft_pq_suite(
+        mut self,
+        cipher_suite: CipherSuite,
+        suite: DraftPqSuite,
+    ) -> Result<Self, Error> {
+        let value = cipher_suite.raw_value();
+        let grease = value >> 8 == value & 0xff && value & 0x0f == 0x0a;
+        if value == 0
+            || grease
+            || hpke_ids(cipher_suite).is_some()
+            || MLS_RS_PRIVATE_PQ_CODE_POINTS.contains(&value)
+            || self.pq.iter().any(|(cs, _)| *cs == cipher_suite)
+        {
+            return Err(Error::CodePoint(value));
+        }
+        self.pq.push((cipher_suite, suite));
+        Ok(self)
+    }
+
+    /// The draft suite offered under `cipher_suite`, if one is.
+    pub fn draft_pq_suite(&self, cipher_suite: CipherSuite) -> Option<DraftPqSuite> {
+        self.pq
+            .iter()
+            .find(|(cs, _)| *cs == cipher_suite)
+            .map(|(_, s)| *s)
+    }
 }
 
 impl<P: CryptoProvider> CryptoProvider for TypedHpkeProvider<P> {
     type CipherSuiteProvider = TypedHpkeCipherSuite<P::CipherSuiteProvider>;
 
-    /// The inner provider's suites that typed-hpke has the HPKE of.
+    /// The inner provider's RFC 9420 suites that typed-hpke has the HPKE of, then the draft
+    /// suites offered whose RFC 9420 counterpart the inner provider has.
     fn supported_cipher_suites(&self) -> Vec<CipherSuite> {
-        self.inner
-            .supported_cipher_suites()
-            .into_iter()
-            .filter(|cs| suite_of(*cs).is_some())
-            .collect()
+        let inner = self.inner.supported_cipher_suites();
+        let classical = inner.iter().copied().filter(|cs| suite_of(*cs).is_some());
+        let pq = self
+            .pq
+            .iter()
+            .filter(|(_, s)| inner.contains(&s.classical()))
+            .map(|(cs, _)| *cs);
+        classical.chain(pq).collect()
     }
 
     fn cipher_suite_provider(
         &self,
         cipher_suite: CipherSuite,
     ) -> Option<Self::CipherSuiteProvider> {
+        let (hpke, inner) = match self.draft_pq_suite(cipher_suite) {
+            Some(pq) => {
+                let classical = pq.classical();
+                if !self.inner.supported_cipher_suites().contains(&classical) {
+                    return None;
+                }
+                let (kem, kdf, aead) = pq.hpke_ids();
+                (Suite::new(kem, kdf, aead).ok()?, classical)
+            }
+            None => (suite_of(cipher_suite)?, cipher_suite),
+        };
         Some(TypedHpkeCipherSuite {
-            hpke: suite_of(cipher_suite)?,
-            inner: self.inner.cipher_suite_provider(cipher_suite)?,
+            cipher_suite,
+            hpke,
+            inner: self.inner.cipher_suite_provider(inner)?,
         })
     }
 }
@@ -152,9 +283,11 @@ fn suite_of(cipher_suite: CipherSuite) -> Option<Suite> {
     Suite::new(kem, kdf, aead).ok()
 }
 
-/// One cipher suite's provider: typed-hpke's [`Suite`] beside the inner provider's.
+/// One cipher suite's provider: typed-hpke's [`Suite`] beside the inner provider's (for a draft
+/// suite, the inner provider's RFC 9420 counterpart).
 #[derive(Clone)]
 pub struct TypedHpkeCipherSuite<C> {
+    cipher_suite: CipherSuite,
     hpke: Suite,
     inner: C,
 }
@@ -162,6 +295,7 @@ pub struct TypedHpkeCipherSuite<C> {
 impl<C> fmt::Debug for TypedHpkeCipherSuite<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TypedHpkeCipherSuite")
+            .field("cipher_suite", &self.cipher_suite)
             .field("hpke", &self.hpke)
             .finish_non_exhaustive()
     }
@@ -273,17 +407,33 @@ impl<C: CipherSuiteProvider> TypedHpkeCipherSuite<C> {
         })
     }
 
+    /// The receiver's key from the secret and public keys mls-rs stores together: for the
+    /// DH-KEMs the public key is taken as given (validated, not recomputed: no base-point
+    /// multiplication); for ML-KEM and the hybrids it must be the secret key's.
+    fn local_key(
+        &self,
+        local_secret: &HpkeSecretKey,
+        local_public: &HpkePublicKey,
+    ) -> Result<suite::PrivateKey, Error> {
+        Ok(self
+            .hpke
+            .kem()
+            .private_key_from_bytes_and_public(local_secret.as_ref(), local_public.as_ref())?)
+    }
+
     fn open_in(
         &self,
         ciphertext: &HpkeCiphertext,
         local_secret: &HpkeSecretKey,
+        local_public: &HpkePublicKey,
         info: &[u8],
         aad: Option<&[u8]>,
         mode: ReceiverMode<'_>,
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let key = self.local_key(local_secret, local_public)?;
         Ok(Zeroizing::new(self.hpke.open(
             &ciphertext.kem_output,
-            local_secret.as_ref(),
+            &key,
             info,
             aad.unwrap_or_default(),
             &ciphertext.ciphertext,
@@ -307,7 +457,7 @@ impl<C: CipherSuiteProvider + Clone> CipherSuiteProvider for TypedHpkeCipherSuit
     type HpkeContextR = ReceiverContext;
 
     fn cipher_suite(&self) -> CipherSuite {
-        self.inner.cipher_suite()
+        self.cipher_suite
     }
 
     async fn hash(&self, data: &[u8]) -> Result<Vec<u8>, Error> {
@@ -395,24 +545,32 @@ impl<C: CipherSuiteProvider + Clone> CipherSuiteProvider for TypedHpkeCipherSuit
         &self,
         ciphertext: &HpkeCiphertext,
         local_secret: &HpkeSecretKey,
-        _local_public: &HpkePublicKey,
+        local_public: &HpkePublicKey,
         info: &[u8],
         aad: Option<&[u8]>,
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
-        self.open_in(ciphertext, local_secret, info, aad, ReceiverMode::Base)
+        self.open_in(
+            ciphertext,
+            local_secret,
+            local_public,
+            info,
+            aad,
+            ReceiverMode::Base,
+        )
     }
 
     async fn hpke_open_psk(
         &self,
         ciphertext: &HpkeCiphertext,
         local_secret: &HpkeSecretKey,
-        _local_public: &HpkePublicKey,
+        local_public: &HpkePublicKey,
         info: &[u8],
         aad: Option<&[u8]>,
         psk_in: HpkePsk<'_>,
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
         let psk = psk(&psk_in)?;
-        self.open_in(ciphertext, local_secret, info, aad, ReceiverMode::Psk(&psk))
+        let mode = ReceiverMode::Psk(&psk);
+        self.open_in(ciphertext, local_secret, local_public, info, aad, mode)
     }
 
     async fn hpke_setup_s(
@@ -433,15 +591,13 @@ impl<C: CipherSuiteProvider + Clone> CipherSuiteProvider for TypedHpkeCipherSuit
         &self,
         kem_output: &[u8],
         local_secret: &HpkeSecretKey,
-        _local_public: &HpkePublicKey,
+        local_public: &HpkePublicKey,
         info: &[u8],
     ) -> Result<ReceiverContext, Error> {
-        let ctx = self.hpke.setup_receiver(
-            kem_output,
-            local_secret.as_ref(),
-            info,
-            ReceiverMode::Base,
-        )?;
+        let key = self.local_key(local_secret, local_public)?;
+        let ctx = self
+            .hpke
+            .setup_receiver(kem_output, &key, info, ReceiverMode::Base)?;
         Ok(ReceiverContext(ctx))
     }
 

@@ -533,6 +533,53 @@ pub fn integration_config(prefix: &str) -> Config {
     config
 }
 
+/// A row of an integration's bench: its name, and what makes its jobs (typed-hpke's first,
+/// then the peer's where there is one), called only if the row passes the filter.
+#[allow(dead_code, reason = "the integrations' benches include this file")]
+pub type IntegrationRow = (String, Box<dyn FnOnce() -> Vec<(&'static str, Job)>>);
+
+/// Runs an integration's rows (those the command line's filter lets through) and prints each
+/// as a line of a Markdown table: `| row | ours | peer | ratio (95% CI) |`, the ratio ours /
+/// peer, under the header the caller prints with [`integration_header`].
+#[allow(dead_code, reason = "the integrations' benches include this file")]
+pub fn run_integration_rows(config: &Config, rows: Vec<IntegrationRow>) {
+    for (row, jobs) in rows {
+        if !config.filter.is_empty() && !config.filter.iter().any(|f| row.contains(f)) {
+            continue;
+        }
+        let outcomes = run(config, &row, jobs());
+        let ours = &outcomes[0];
+        match outcomes.get(1) {
+            Some(peer) => println!(
+                "| `{row}` | {} | {} | {:.2} ({:.2}-{:.2}) |",
+                duration(ours.ns),
+                duration(peer.ns),
+                peer.median,
+                peer.lo,
+                peer.hi
+            ),
+            None => println!("| `{row}` | {} | (none) | |", duration(ours.ns)),
+        }
+    }
+}
+
+/// The header of [`run_integration_rows`]'s table.
+#[allow(dead_code, reason = "the integrations' benches include this file")]
+pub fn integration_header(ours: &str, peer: &str) {
+    println!("| row | {ours} | {peer} | ratio (95% CI) |");
+    println!("|---|---|---|---|");
+}
+
+/// A time per operation in µs, or in ms from a millisecond up.
+#[allow(dead_code, reason = "the integrations' benches include this file")]
+fn duration(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else {
+        format!("{:.1} µs", ns / 1e3)
+    }
+}
+
 /// The CPU model and the logical CPU count.
 pub fn machine() -> String {
     let model = proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown CPU".into());
