@@ -53,6 +53,15 @@ pub(crate) fn tag_verified(verified: Choice) -> bool {
     reveal::<0x30>(verified)
 }
 
+/// Whether the public key given with a private key (`PrivateKey::from_bytes_and_public`) is the
+/// one the private key's parse computed (ML-KEM, the hybrids). Both are public: the key pair's
+/// public key is published, and the given one is the caller's copy of it; so is the answer (a
+/// mismatched pair is refused).
+#[inline(never)]
+pub(crate) fn public_key_matches(matches: Choice) -> bool {
+    reveal::<0x50>(matches)
+}
+
 /// Whether a point an assembly backend computed from a secret scalar (a public key, graviola's
 /// `pk(sk)`) is on the curve, as RustCrypto checks it on the way in. It always is (the check is
 /// against a fault); the point is the public key, published by every caller.

@@ -1172,6 +1172,12 @@ fn runtime_paths(suite: Suite, s: &str) {
     secret(&mut bytes);
     let sk = suite.private_key_from_bytes(&bytes).expect("parse");
     step(s, "private key to_bytes / private_key_from_bytes");
+    let stored = suite
+        .kem()
+        .private_key_from_bytes_and_public(&bytes, pk.as_bytes())
+        .expect("parse with the public key");
+    step(s, "private_key_from_bytes_and_public");
+    assert!(same(&stored.to_bytes(), &bytes));
     let hex = secret_hex(&bytes);
     let from_hex = suite
         .deserialize_private_key(serde::de::value::StrDeserializer::<DeError>::new(&hex))
