@@ -73,7 +73,9 @@ pub trait KemEngine<K: Kem> {
         let sk = Self::sk_from_bytes(bytes)?;
         // The computed public key flows from the secret in the constant-time harness's view:
         // compared in constant time, and the answer made public in its named place.
-        let matches = Self::pk_as_bytes(Self::sk_public_key(&sk)).as_slice().ct_eq(pk);
+        let matches = Self::pk_as_bytes(Self::sk_public_key(&sk))
+            .as_slice()
+            .ct_eq(pk);
         if crate::declassify::public_key_matches(matches) {
             Ok(sk)
         } else {

@@ -84,6 +84,8 @@ mod visitors;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use zeroize::Zeroizing;
 
 use core::fmt;
 
@@ -495,6 +497,33 @@ impl AnyKem {
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
         with_rng!(rng, r => steps::by_kem(self.id, steps::Generate(r))?)
+    }
+
+    /// [`Self::derive_key_pair`] serialized: `(SerializePrivateKey(sk), SerializePublicKey(pk))`,
+    /// the private key wiped on drop. For protocols that store key pairs as bytes (MLS'
+    /// providers): it skips building the runtime keys, which are as large as the largest key of
+    /// the build.
+    ///
+    /// # Errors
+    /// As the KEM's `derive_key_pair`.
+    #[cfg(feature = "alloc")]
+    pub fn derive_key_pair_bytes(
+        &self,
+        ikm: &[u8],
+    ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
+        steps::by_kem(self.id, steps::DeriveBytes(ikm))?
+    }
+
+    /// [`Self::generate_key_pair`] serialized, as [`Self::derive_key_pair_bytes`].
+    ///
+    /// # Errors
+    /// As the KEM's `generate`: [`Error::DeriveKeyPair`] only for a broken `rng`.
+    #[cfg(feature = "alloc")]
+    pub fn generate_key_pair_bytes<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
+        with_rng!(Rng::of(&mut &mut *rng), r => steps::by_kem(self.id, steps::GenerateBytes(r))?)
     }
 }
 

@@ -303,7 +303,8 @@ fn x25519_and_x448_private_keys_serialize_as_given() {
 #[path = "util/kems.rs"]
 mod kems;
 
-/// `PrivateKey::from_bytes_and_public` and its runtime form: with the key's own public key it
+/// `PrivateKey::from_bytes_and_public` and its runtime form (and the runtime key pairs made
+/// straight into bytes, `derive_key_pair_bytes` / `generate_key_pair_bytes`): with the key's own public key it
 /// is the key `from_bytes` makes (equal, same public key, opens what is sealed to it). With
 /// another key's public key, a DH-KEM takes it as given (no base-point multiplication) and
 /// then opens nothing; ML-KEM and the hybrids, whose parse computes the public key anyway,
@@ -357,6 +358,24 @@ fn keys_stored_with_their_public_key() {
 
         // The runtime form, on a suite of the KEM.
         let suite = Suite::new(K::ID, HkdfSha256::ID, ChaCha20Poly1305::ID).unwrap();
+        // Key pairs serialized without runtime keys: the typed KEM's, byte for byte.
+        let (sk_d, pk_d) = K::derive_key_pair(b"serialized").unwrap();
+        let (sk_b, pk_b) = suite.kem().derive_key_pair_bytes(b"serialized").unwrap();
+        assert_eq!(
+            (&sk_b[..], &pk_b[..]),
+            (&sk_d.to_bytes()[..], pk_d.as_bytes()),
+            "{id}"
+        );
+        let (sk_g, pk_g) = K::generate(&mut ChaCha20Rng::seed_from_u64(9)).unwrap();
+        let (sk_b, pk_b) = suite
+            .kem()
+            .generate_key_pair_bytes(&mut ChaCha20Rng::seed_from_u64(9))
+            .unwrap();
+        assert_eq!(
+            (&sk_b[..], &pk_b[..]),
+            (&sk_g.to_bytes()[..], pk_g.as_bytes()),
+            "{id}"
+        );
         let runtime = suite
             .kem()
             .private_key_from_bytes_and_public(&bytes, pk.as_bytes())

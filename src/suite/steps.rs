@@ -175,6 +175,44 @@ impl KemStep for Derive<'_> {
     }
 }
 
+/// A key pair serialized: the private key wiped on drop, and the public key.
+#[cfg(feature = "alloc")]
+pub(super) type KeyPairBytes = (zeroize::Zeroizing<alloc::vec::Vec<u8>>, alloc::vec::Vec<u8>);
+
+/// `DeriveKeyPair(ikm)` serialized in the typed KEM's frame, never built as runtime keys (a
+/// runtime `PrivateKey` is as large as the largest key of the build, and writing it costs
+/// more than an X25519 key's serialization).
+#[cfg(feature = "alloc")]
+pub(super) struct DeriveBytes<'a>(pub &'a [u8]);
+
+#[cfg(feature = "alloc")]
+impl KemStep for DeriveBytes<'_> {
+    type Output = Result<KeyPairBytes, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let (sk, pk) = K::derive_key_pair(self.0)?;
+        Ok((
+            zeroize::Zeroizing::new(sk.to_bytes().to_vec()),
+            pk.as_bytes().to_vec(),
+        ))
+    }
+}
+
+/// `GenerateKeyPair()` serialized, as [`DeriveBytes`].
+#[cfg(feature = "alloc")]
+pub(super) struct GenerateBytes<'a, R: ?Sized>(pub &'a mut R);
+
+#[cfg(feature = "alloc")]
+impl<R: CryptoRng + ?Sized> KemStep for GenerateBytes<'_, R> {
+    type Output = Result<KeyPairBytes, Error>;
+    fn run<K: Kem>(self) -> Self::Output {
+        let (sk, pk) = K::generate(self.0)?;
+        Ok((
+            zeroize::Zeroizing::new(sk.to_bytes().to_vec()),
+            pk.as_bytes().to_vec(),
+        ))
+    }
+}
+
 pub(super) struct Generate<'a, R: ?Sized>(pub &'a mut R);
 
 impl<R: CryptoRng + ?Sized> KemStep for Generate<'_, R> {
