@@ -441,10 +441,12 @@ impl<C: CipherSuiteProvider> TypedHpkeCipherSuite<C> {
         )?))
     }
 
-    fn key_pair((sk, pk): (suite::PrivateKey, suite::PublicKey)) -> (HpkeSecretKey, HpkePublicKey) {
+    /// A serialized key pair as mls-rs' key types; the private key is moved, not copied.
+    fn key_pair((sk, pk): (Zeroizing<Vec<u8>>, Vec<u8>)) -> (HpkeSecretKey, HpkePublicKey) {
+        let mut sk = sk;
         (
-            HpkeSecretKey::from(sk.to_bytes().to_vec()),
-            HpkePublicKey::from(pk.as_bytes().to_vec()),
+            HpkeSecretKey::from(std::mem::take(&mut *sk)),
+            HpkePublicKey::from(pk),
         )
     }
 }
@@ -602,12 +604,14 @@ impl<C: CipherSuiteProvider + Clone> CipherSuiteProvider for TypedHpkeCipherSuit
     }
 
     async fn kem_derive(&self, ikm: &[u8]) -> Result<(HpkeSecretKey, HpkePublicKey), Error> {
-        Ok(Self::key_pair(self.hpke.kem().derive_key_pair(ikm)?))
+        Ok(Self::key_pair(self.hpke.kem().derive_key_pair_bytes(ikm)?))
     }
 
     async fn kem_generate(&self) -> Result<(HpkeSecretKey, HpkePublicKey), Error> {
         Ok(Self::key_pair(
-            self.hpke.kem().generate_key_pair(&mut OsRng::default())?,
+            self.hpke
+                .kem()
+                .generate_key_pair_bytes(&mut OsRng::default())?,
         ))
     }
 
