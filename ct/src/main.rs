@@ -1178,6 +1178,12 @@ fn runtime_paths(suite: Suite, s: &str) {
         .expect("parse with the public key");
     step(s, "private_key_from_bytes_and_public");
     assert!(same(&stored.to_bytes(), &bytes));
+    let (sk_bytes, pk_bytes) = suite
+        .kem()
+        .derive_key_pair_bytes(&secret_array::<48>(27))
+        .expect("derive as bytes");
+    step(s, "derive_key_pair_bytes");
+    assert!(same(&sk_bytes, &bytes) && same(&pk_bytes, pk.as_bytes()));
     let hex = secret_hex(&bytes);
     let from_hex = suite
         .deserialize_private_key(serde::de::value::StrDeserializer::<DeError>::new(&hex))
