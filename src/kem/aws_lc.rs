@@ -164,11 +164,16 @@ impl Parsed {
     /// aws-lc's parse of `bytes`; `No` only if aws-lc refuses a key it serialized itself, which
     /// it does not (a `DH` with it then fails as the parse does).
     fn of(alg: &'static Algorithm, bytes: &[u8]) -> Self {
-        match ParsedPublicKey::try_from(&UnparsedPublicKey::new(alg, bytes)) {
-            Ok(parsed) => Self::Yes(Fill::ZERO, parsed),
-            Err(_) => Self::NO,
+        match parse(alg, bytes) {
+            Some(parsed) => Self::Yes(Fill::ZERO, parsed),
+            None => Self::NO,
         }
     }
+}
+
+/// aws-lc's parse of a public key's serialization (its own checks: the point on the curve).
+fn parse(alg: &'static Algorithm, bytes: &[u8]) -> Option<ParsedPublicKey> {
+    ParsedPublicKey::try_from(&UnparsedPublicKey::new(alg, bytes)).ok()
 }
 
 /// A clone of a point that is not parsed (a private key's own, for the public key made from
@@ -201,8 +206,7 @@ impl<M: ArraySize> Point<M> {
     /// [`Error::InvalidPublicKey`] either way.
     pub(crate) fn parse(alg: &'static Algorithm, bytes: &[u8]) -> Result<Self, Error> {
         let bytes = Array::try_from(bytes).map_err(|_| Error::InvalidPublicKey)?;
-        let parsed = ParsedPublicKey::try_from(&UnparsedPublicKey::new(alg, &bytes[..]))
-            .map_err(|_| Error::InvalidPublicKey)?;
+        let parsed = parse(alg, &bytes[..]).ok_or(Error::InvalidPublicKey)?;
         Ok(Self {
             alg,
             bytes,
@@ -225,9 +229,7 @@ impl<M: ArraySize> Point<M> {
     fn parsed(&self) -> Option<ParsedPublicKey> {
         match &self.parsed {
             Parsed::Yes(_, parsed) => Some(parsed.clone()),
-            Parsed::No(..) => {
-                ParsedPublicKey::try_from(&UnparsedPublicKey::new(self.alg, &self.bytes[..])).ok()
-            }
+            Parsed::No(..) => parse(self.alg, &self.bytes[..]),
         }
     }
 }

@@ -179,6 +179,15 @@ impl KemStep for Derive<'_> {
 #[cfg(feature = "alloc")]
 pub(super) type KeyPairBytes = (zeroize::Zeroizing<alloc::vec::Vec<u8>>, alloc::vec::Vec<u8>);
 
+/// A typed key pair's serializations.
+#[cfg(feature = "alloc")]
+fn serialized<K: Kem>((sk, pk): (typed::PrivateKey<K>, typed::PublicKey<K>)) -> KeyPairBytes {
+    (
+        zeroize::Zeroizing::new(sk.to_bytes().to_vec()),
+        pk.as_bytes().to_vec(),
+    )
+}
+
 /// `DeriveKeyPair(ikm)` serialized in the typed KEM's frame, never built as runtime keys (a
 /// runtime `PrivateKey` is as large as the largest key of the build, and writing it costs
 /// more than an X25519 key's serialization).
@@ -189,11 +198,7 @@ pub(super) struct DeriveBytes<'a>(pub &'a [u8]);
 impl KemStep for DeriveBytes<'_> {
     type Output = Result<KeyPairBytes, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        let (sk, pk) = K::derive_key_pair(self.0)?;
-        Ok((
-            zeroize::Zeroizing::new(sk.to_bytes().to_vec()),
-            pk.as_bytes().to_vec(),
-        ))
+        K::derive_key_pair(self.0).map(serialized)
     }
 }
 
@@ -205,11 +210,7 @@ pub(super) struct GenerateBytes<'a, R: ?Sized>(pub &'a mut R);
 impl<R: CryptoRng + ?Sized> KemStep for GenerateBytes<'_, R> {
     type Output = Result<KeyPairBytes, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        let (sk, pk) = K::generate(self.0)?;
-        Ok((
-            zeroize::Zeroizing::new(sk.to_bytes().to_vec()),
-            pk.as_bytes().to_vec(),
-        ))
+        K::generate(self.0).map(serialized)
     }
 }
 
