@@ -42,7 +42,12 @@ use mls_rs_core::crypto::{
     HpkePsk, HpkePublicKey, HpkeSecretKey, SignaturePublicKey, SignatureSecretKey,
 };
 use mls_rs_core::error::{AnyError, IntoAnyError};
-use typed_hpke::kem::{Kem, MlKem768P256, MlKem1024, MlKem1024P384, XWing};
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem, MlKem768P256, MlKem1024, MlKem1024P384, XWing,
+};
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{OsRng, Psk};
 use zeroize::Zeroizing;
@@ -98,23 +103,28 @@ fn inner<E: IntoAnyError>(e: E) -> Error {
     Error::Inner(e.into_any_error())
 }
 
+/// The ids of the HPKE (KEM, KDF, AEAD) of typed-hpke's types.
+fn ids<K: Kem, F: Kdf, A: Aead>() -> (u16, u16, u16) {
+    (K::ID, F::ID, A::ID)
+}
+
 /// The HPKE (KEM, KDF, AEAD) of an RFC 9420 cipher suite (§17.1).
 pub fn hpke_ids(cipher_suite: CipherSuite) -> Option<(u16, u16, u16)> {
     Some(match cipher_suite.raw_value() {
         // MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519
-        1 => (0x0020, 0x0001, 0x0001),
+        1 => ids::<DhKemX25519HkdfSha256, HkdfSha256, Aes128Gcm>(),
         // MLS_128_DHKEMP256_AES128GCM_SHA256_P256
-        2 => (0x0010, 0x0001, 0x0001),
+        2 => ids::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(),
         // MLS_128_DHKEMX25519_CHACHA20POLY1305_SHA256_Ed25519
-        3 => (0x0020, 0x0001, 0x0003),
+        3 => ids::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>(),
         // MLS_256_DHKEMX448_AES256GCM_SHA512_Ed448
-        4 => (0x0021, 0x0003, 0x0002),
+        4 => ids::<DhKemX448HkdfSha512, HkdfSha512, Aes256Gcm>(),
         // MLS_256_DHKEMP521_AES256GCM_SHA512_P521
-        5 => (0x0012, 0x0003, 0x0002),
+        5 => ids::<DhKemP521HkdfSha512, HkdfSha512, Aes256Gcm>(),
         // MLS_256_DHKEMX448_CHACHA20POLY1305_SHA512_Ed448
-        6 => (0x0021, 0x0003, 0x0003),
+        6 => ids::<DhKemX448HkdfSha512, HkdfSha512, ChaCha20Poly1305>(),
         // MLS_256_DHKEMP384_AES256GCM_SHA384_P384
-        7 => (0x0011, 0x0002, 0x0002),
+        7 => ids::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(),
         _ => return None,
     })
 }
@@ -156,10 +166,10 @@ impl DraftPqSuite {
     /// The HPKE (KEM, KDF, AEAD) (the draft's §3 table).
     pub fn hpke_ids(self) -> (u16, u16, u16) {
         match self {
-            Self::MlKem768X25519Aes128GcmSha256Ed25519 => (XWing::ID, 0x0001, 0x0001),
-            Self::MlKem768P256Aes128GcmSha256P256 => (MlKem768P256::ID, 0x0001, 0x0001),
-            Self::MlKem1024P384Aes256GcmSha384P384 => (MlKem1024P384::ID, 0x0002, 0x0002),
-            Self::MlKem1024Aes256GcmSha384P384 => (MlKem1024::ID, 0x0002, 0x0002),
+            Self::MlKem768X25519Aes128GcmSha256Ed25519 => ids::<XWing, HkdfSha256, Aes128Gcm>(),
+            Self::MlKem768P256Aes128GcmSha256P256 => ids::<MlKem768P256, HkdfSha256, Aes128Gcm>(),
+            Self::MlKem1024P384Aes256GcmSha384P384 => ids::<MlKem1024P384, HkdfSha384, Aes256Gcm>(),
+            Self::MlKem1024Aes256GcmSha384P384 => ids::<MlKem1024, HkdfSha384, Aes256Gcm>(),
         }
     }
 
@@ -261,12 +271,8 @@ impl<P: CryptoProvider> CryptoProvider for TypedHpkeProvider<P> {
     ) -> Option<Self::CipherSuiteProvider> {
         let (hpke, inner) = match self.draft_pq_suite(cipher_suite) {
             Some(pq) => {
-                let classical = pq.classical();
-                if !self.inner.supported_cipher_suites().contains(&classical) {
-                    return None;
-                }
                 let (kem, kdf, aead) = pq.hpke_ids();
-                (Suite::new(kem, kdf, aead).ok()?, classical)
+                (Suite::new(kem, kdf, aead).ok()?, pq.classical())
             }
             None => (suite_of(cipher_suite)?, cipher_suite),
         };
@@ -442,8 +448,7 @@ impl<C: CipherSuiteProvider> TypedHpkeCipherSuite<C> {
     }
 
     /// A serialized key pair as mls-rs' key types; the private key is moved, not copied.
-    fn key_pair((sk, pk): (Zeroizing<Vec<u8>>, Vec<u8>)) -> (HpkeSecretKey, HpkePublicKey) {
-        let mut sk = sk;
+    fn key_pair((mut sk, pk): (Zeroizing<Vec<u8>>, Vec<u8>)) -> (HpkeSecretKey, HpkePublicKey) {
         (
             HpkeSecretKey::from(std::mem::take(&mut *sk)),
             HpkePublicKey::from(pk),

@@ -71,6 +71,25 @@ async fn hears<C: MlsConfig>(group: &mut Group<C>, message: &MlsMessage, text: &
     }
 }
 
+/// `joiner` joins by an external commit from `member`'s GroupInfo, which carries the external
+/// public key; the commit's KEM output comes from `hpke_setup_s`.
+#[cfg_attr(not(mls_build_async), maybe_async::must_be_sync)]
+async fn join_externally<J: MlsConfig, M: MlsConfig>(
+    joiner: &Client<J>,
+    member: &Group<M>,
+) -> (Group<J>, MlsMessage) {
+    let info = member
+        .group_info_message_allowing_ext_commit(true)
+        .await
+        .expect("GroupInfo");
+    joiner
+        .external_commit_builder()
+        .expect("builder")
+        .build(info)
+        .await
+        .expect("external commit")
+}
+
 /// A member's view: its epoch authenticator and how many members its roster has.
 fn view<C: MlsConfig>(group: &Group<C>) -> (Vec<u8>, usize) {
     (
@@ -167,19 +186,10 @@ where
     process(&mut b, &out.commit_message).await;
     agree(&[view(&a), view(&b), view(&c)], "dave removed");
 
-    // An external commit: eve (this provider) joins from alice's GroupInfo, which carries
-    // the external public key; her commit's KEM output comes from `hpke_setup_s`.
+    // External commits: eve (this provider) joins from alice's GroupInfo, then frank (the
+    // second kind) from bob's.
     let eve = client(ours.clone(), "eve", cs).await;
-    let info = a
-        .group_info_message_allowing_ext_commit(true)
-        .await
-        .unwrap();
-    let (mut e, commit) = eve
-        .external_commit_builder()
-        .unwrap()
-        .build(info)
-        .await
-        .unwrap();
+    let (mut e, commit) = join_externally(&eve, &a).await;
     process(&mut a, &commit).await;
     process(&mut b, &commit).await;
     process(&mut c, &commit).await;
@@ -187,18 +197,8 @@ where
         &[view(&a), view(&b), view(&c), view(&e)],
         "eve's external commit",
     );
-    // And a member of the second kind joining externally from bob's GroupInfo.
     let frank = client(stock, "frank", cs).await;
-    let info = b
-        .group_info_message_allowing_ext_commit(true)
-        .await
-        .unwrap();
-    let (f, commit) = frank
-        .external_commit_builder()
-        .unwrap()
-        .build(info)
-        .await
-        .unwrap();
+    let (f, commit) = join_externally(&frank, &b).await;
     process(&mut a, &commit).await;
     process(&mut b, &commit).await;
     process(&mut c, &commit).await;
