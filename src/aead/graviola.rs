@@ -130,7 +130,7 @@ cipher!(::aes_gcm::Aes256Gcm, alloc::boxed::Box<AesGcm>, from: AES_GCM_GRAVIOLA_
 // graviola's ChaCha20-Poly1305 key is the key itself: keyed with the context.
 #[cfg(feature = "chacha20poly1305")]
 cipher!(
-    ::chacha20poly1305::ChaCha20Poly1305,
+    super::chacha20poly1305::Cipher,
     ChaCha20Poly1305,
     from: 0,
     |key| {
@@ -359,8 +359,8 @@ mod tests {
 
         #[cfg(feature = "chacha20poly1305")]
         {
-            let key = aead::Key::<chacha20poly1305::ChaCha20Poly1305>::from([7u8; 32]);
-            let keyed = Keyed::<chacha20poly1305::ChaCha20Poly1305>::new(&key, ());
+            let key = aead::Key::<crate::aead::chacha20poly1305::Cipher>::from([7u8; 32]);
+            let keyed = Keyed::<crate::aead::chacha20poly1305::Cipher>::new(&key, ());
             assert!(matches!(keyed.graviola, Slot::Graviola(_)));
         }
     }
