@@ -7,13 +7,13 @@ use rand_core::CryptoRng;
 use subtle::Choice;
 use zeroize::Zeroizing;
 
-use super::dhkem::{DhGroup, DhKem, expand_candidate, is_all_zero};
+use super::dhkem::{DhGroup, DhKem, expand_candidate};
 use crate::Error;
 use crate::labeled::Label;
 use crate::sealed::DhEngine;
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
 use curve25519_dalek::edwards::EdwardsBasepointTable;
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
 use curve25519_dalek::traits::BasepointTable as _;
 
 /// The X25519 group (RFC 7748). The KEM is [`DhKemX25519HkdfSha256`].
@@ -38,9 +38,15 @@ impl crate::sealed::Sealed for X25519 {}
         reason = "aws-lc computes DH; the tests still check this against the ladder"
     )
 )]
+///
+/// Without the `precomputed-tables` feature it is the ladder alone, which keeps the Edwards
+/// arithmetic out of a size-bound build.
 pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
+    #[cfg(not(feature = "precomputed-tables"))]
+    return Zeroizing::new(x25519_dalek::x25519(*k, *u));
     // The dalek functions take the scalar by value; what they copy they do not hand back. The
     // Edwards product and its Montgomery form are wiped here, as on the prepared path.
+    #[cfg(feature = "precomputed-tables")]
     match curve25519_dalek::MontgomeryPoint(*u).to_edwards(0) {
         Some(point) => {
             let product = Zeroizing::new(point.mul_clamped(*k));
@@ -88,6 +94,8 @@ mod backend {
         subtle::ConstantTimeEq::ct_eq(&a[..], &b[..])
     }
 
+    /// A prepared key's table is made from the point's bytes.
+    #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
     pub(super) fn point_bytes(pk: &Point) -> &[u8; 32] {
         pk
     }
@@ -101,9 +109,12 @@ mod backend {
                 .as_bytes();
             return (pk, Array(pk));
         }
-        // The fixed-base multiplication with dalek's precomputed tables.
-        let secret = x25519_dalek::StaticSecret::from(*sk);
-        let pk = x25519_dalek::PublicKey::from(&secret).to_bytes();
+        // The fixed-base multiplication with dalek's precomputed tables; without them, the
+        // ladder on the base point (RFC 7748 §6.1).
+        #[cfg(feature = "precomputed-tables")]
+        let pk = x25519_dalek::PublicKey::from(&x25519_dalek::StaticSecret::from(*sk)).to_bytes();
+        #[cfg(not(feature = "precomputed-tables"))]
+        let pk = x25519_dalek::x25519(*sk, x25519_dalek::X25519_BASEPOINT_BYTES);
         (pk, Array(pk))
     }
 
@@ -160,6 +171,8 @@ mod backend {
         a.ct_eq(b)
     }
 
+    /// A prepared key's table is made from the point's bytes.
+    #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
     pub(super) fn point_bytes(pk: &Point) -> &[u8; 32] {
         &pk.bytes().0
     }
@@ -190,9 +203,9 @@ impl DhGroup for X25519 {
     type Scalar = backend::Scalar;
     type Point = backend::Point;
     /// The Edwards lift's radix-16 table; `None` for a `u` on the twist, which has no lift.
-    #[cfg(feature = "alloc")]
+    #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
     type Table = Option<alloc::boxed::Box<EdwardsBasepointTable>>;
-    #[cfg(not(feature = "alloc"))]
+    #[cfg(not(all(feature = "alloc", feature = "precomputed-tables")))]
     type Table = ();
     type Engine = Self;
 }
@@ -241,7 +254,7 @@ impl DhEngine<X25519> for X25519 {
         backend::dh(sk, pk, out)
     }
 
-    #[cfg(feature = "alloc")]
+    #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
     fn prepare(pk: &Point) -> <Self as DhGroup>::Table {
         // The lift is the one `x25519` multiplies; a twist point keeps the ladder.
         curve25519_dalek::MontgomeryPoint(*backend::point_bytes(pk))
@@ -249,17 +262,17 @@ impl DhEngine<X25519> for X25519 {
             .map(|point| alloc::boxed::Box::new(EdwardsBasepointTable::create(&point)))
     }
 
-    #[cfg(not(feature = "alloc"))]
+    #[cfg(not(all(feature = "alloc", feature = "precomputed-tables")))]
     fn prepare(_: &Point) -> <Self as DhGroup>::Table {}
 
-    #[cfg(feature = "alloc")]
+    #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
     fn table_heap_size(table: &<Self as DhGroup>::Table) -> usize {
         table
             .as_ref()
             .map_or(0, |_| core::mem::size_of::<EdwardsBasepointTable>())
     }
 
-    #[cfg(not(feature = "alloc"))]
+    #[cfg(not(all(feature = "alloc", feature = "precomputed-tables")))]
     fn table_heap_size(_: &<Self as DhGroup>::Table) -> usize {
         0
     }
@@ -270,7 +283,7 @@ impl DhEngine<X25519> for X25519 {
         table: &<Self as DhGroup>::Table,
         out: &mut Array<u8, U32>,
     ) -> Choice {
-        #[cfg(feature = "alloc")]
+        #[cfg(all(feature = "alloc", feature = "precomputed-tables"))]
         if let Some(table) = table {
             // [k]P for k clamped (RFC 7748 §5) and taken whole (below 2^255, not reduced mod
             // the group order), so a small-order component of P is multiplied as the ladder
@@ -279,9 +292,9 @@ impl DhEngine<X25519> for X25519 {
             let product = Zeroizing::new(table.mul_base_clamped(*backend::scalar_bytes(sk)));
             let u = Zeroizing::new(product.to_montgomery().to_bytes());
             out.copy_from_slice(&u[..]);
-            return !is_all_zero(&out.0);
+            return !super::dhkem::is_all_zero(&out.0);
         }
-        #[cfg(not(feature = "alloc"))]
+        #[cfg(not(all(feature = "alloc", feature = "precomputed-tables")))]
         let () = table;
         Self::dh(sk, pk, out)
     }
