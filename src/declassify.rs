@@ -37,6 +37,7 @@ pub(crate) fn dh_output_valid(valid: Choice) -> bool {
 /// `GenerateKeyPair`'s rejection sampling, where a rejected candidate is independent of the
 /// accepted one, so only the number of draws is revealed; and when a private key is parsed
 /// (§7.1.2), where the outcome is whether the caller's bytes are a key at all.
+#[cfg(any(feature = "nist", feature = "secp256k1"))]
 #[inline(never)]
 pub(crate) fn scalar_in_range(in_range: Choice) -> bool {
     reveal::<0x20>(in_range)
