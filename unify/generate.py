@@ -29,7 +29,8 @@ INVOCATIONS = [
     "test --features hazmat,serde",
     "build --example quickstart",
     "test --test compile_fail",
-    "test -p typed-hpke-measure --test differential --bench compare --bench hpke",
+    "test -p typed-hpke -p typed-hpke-measure --features typed-hpke/comparative --test differential "
+    "--bench compare --bench hpke --bench limits",
     "build -p typed-hpke-measure --example bench-report",
     "test -p typed-hpke -p typed-hpke-measure -p typed-hpke-ohttp -p typed-hpke-jose -p typed-hpke-cose "
     "--features typed-hpke/hazmat,typed-hpke/serde,typed-hpke/rayon,typed-hpke-measure/aws-lc-rs,"

@@ -13,20 +13,17 @@
 //! AES-256-GCM and ChaCha20-Poly1305, sealing and opening 64 B to 64 KiB in place (each open
 //! first copies the ciphertext into the buffer it opens, the same copy for every candidate).
 //! Candidates: RustCrypto and dalek (typed-hpke's default backend; X25519 both as typed-hpke
-//! computes it, through the Edwards lift, and as x25519-dalek's ladder), libcrux-curve25519 and
-//! libcrux-p256 (HACL*, pure Rust), graviola 0.4 (s2n-bignum's assembly) and aws-lc-rs.
+//! computes it, through the Edwards lift, and as x25519-dalek's ladder), libcrux-curve25519,
+//! libcrux-p256 and libcrux-chacha20poly1305 (HACL*, pure Rust), graviola 0.4 (s2n-bignum's assembly) and aws-lc-rs.
 //!
 //! Printed per row and candidate: the median time per operation, and its time relative to
 //! aws-lc-rs's in the same rounds (median of the per-round ratios, with the distribution-free 95%
 //! interval the comparative bench uses). `COMPARE_ROUNDS` (default 15) and `COMPARE_BATCH_MS`
 //! (default 20) as there; the output is tab-separated for BENCHMARKS.md.
 
-#[path = "compare/driver.rs"]
-#[allow(
-    dead_code,
-    reason = "the comparative bench's driver; this bench uses its timing half"
-)]
-mod driver;
+// The comparative bench's driver, from this member's library (its timing half; the library's
+// counting allocator comes with it).
+use typed_hpke_measure::compare::driver;
 
 use std::hint::black_box;
 
@@ -470,13 +467,29 @@ fn aead_rows(rows: &mut Vec<(String, Vec<(&'static str, Job)>)>) {
                     Box::new(move |buf, tag| k2.decrypt(&NONCE, AAD, buf, tag).is_ok()),
                 )
             };
-            vec![
-                (AWS, aws_seal, aws_open),
-                ("RustCrypto (typed-hpke default)", rc_seal, rc_open),
-                ("graviola", g_seal, g_open),
-            ]
+            let mut candidates: Vec<(&'static str, Seal, Open)> = vec![(AWS, aws_seal, aws_open)];
+            if name == "ChaCha20-Poly1305" {
+                let (lc_seal, lc_open) = libcrux_chacha(&key);
+                candidates.push((
+                    "RustCrypto (typed-hpke default above 1.5 KiB)",
+                    rc_seal,
+                    rc_open,
+                ));
+                candidates.push(("libcrux (typed-hpke default to 1.5 KiB)", lc_seal, lc_open));
+            } else {
+                candidates.push(("RustCrypto (typed-hpke default)", rc_seal, rc_open));
+            }
+            candidates.push(("graviola", g_seal, g_open));
+            candidates
         };
-        for size in SIZES {
+        // ChaCha20-Poly1305 also at 2 KiB: the default backend switches between libcrux's and
+        // RustCrypto's at 1.5 KiB (typed-hpke's `src/aead/chacha20poly1305.rs`).
+        let sizes: &[usize] = if name == "ChaCha20-Poly1305" {
+            &[64, 1024, 2048, 16384, 65536]
+        } else {
+            &SIZES
+        };
+        for &size in sizes {
             // Every candidate seals the same bytes to the same ciphertext and opens aws-lc-rs's.
             let pt: Vec<u8> = (0..size).map(|i| i as u8).collect();
             let mut reference: Option<(Vec<u8>, [u8; 16])> = None;
@@ -603,6 +616,42 @@ fn fresh_open_jobs(
 
 fn aead_tag(tag: &[u8; 16]) -> &[u8] {
     tag
+}
+
+/// libcrux's ChaCha20-Poly1305 as typed-hpke calls it in place: it encrypts from one slice into
+/// another, so the seal encrypts into a scratch buffer and copies the ciphertext back, and the
+/// open copies the ciphertext aside and decrypts into the buffer.
+fn libcrux_chacha(key: &[u8]) -> (Seal, Open) {
+    let key: [u8; 32] = key.try_into().unwrap();
+    // Scratch kept across calls, as typed-hpke's is a stack array: no allocation is timed.
+    let seal_scratch = std::cell::RefCell::new(Vec::new());
+    let open_scratch = std::cell::RefCell::new(Vec::new());
+    (
+        Box::new(move |buf| {
+            let mut scratch = seal_scratch.borrow_mut();
+            scratch.resize(buf.len(), 0);
+            let mut tag = [0u8; 16];
+            libcrux_chacha20poly1305::encrypt_detached(
+                &key,
+                buf,
+                &mut scratch,
+                &mut tag,
+                AAD,
+                &NONCE,
+            )
+            .map_err(|_| ())
+            .unwrap();
+            buf.copy_from_slice(&scratch);
+            tag
+        }),
+        Box::new(move |buf, tag| {
+            let mut scratch = open_scratch.borrow_mut();
+            scratch.clear();
+            scratch.extend_from_slice(buf);
+            libcrux_chacha20poly1305::decrypt_detached(&key, buf, &scratch, tag, AAD, &NONCE)
+                .is_ok()
+        }),
+    )
 }
 
 fn rustcrypto<C: AeadInOut + KeyInit + 'static>(key: &[u8]) -> (Seal, Open) {

@@ -1,5 +1,5 @@
 //! typed-hpke-age against the fastest other way to do the same here, by the paired rounds of
-//! the workspace's comparative bench (`measure/benches/compare/driver.rs`, included below).
+//! the workspace's comparative bench (`measure/src/compare/driver.rs`, included below).
 //!
 //! ```text
 //! cargo bench --bench age [-- FILTER ...]        (in integrations/age)
@@ -24,7 +24,7 @@
 //! of short batches on a 1 MiB file: a check that the bench still runs.
 
 #[allow(dead_code)]
-#[path = "../../../measure/benches/compare/driver.rs"]
+#[path = "../../../measure/src/compare/driver.rs"]
 mod driver;
 
 use std::io::{Read, Write};

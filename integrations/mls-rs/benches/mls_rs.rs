@@ -1,6 +1,6 @@
 //! typed-hpke-mls-rs against mls-rs' stock RustCrypto provider (`mls-rs-crypto-rustcrypto`,
 //! whose HPKE is `mls-rs-crypto-hpke`), by the paired rounds of the workspace's comparative
-//! bench (`measure/benches/compare/driver.rs`, included below).
+//! bench (`measure/src/compare/driver.rs`, included below).
 //!
 //! ```text
 //! cargo bench -p typed-hpke-mls-rs --bench mls_rs [-- FILTER ...]
@@ -28,7 +28,7 @@
 //! batches: a check that the bench still runs.
 
 #[allow(dead_code)]
-#[path = "../../../measure/benches/compare/driver.rs"]
+#[path = "../../../measure/src/compare/driver.rs"]
 mod driver;
 
 use driver::{Job, TYPED, timed};

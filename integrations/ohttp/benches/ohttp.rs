@@ -1,6 +1,6 @@
 //! Per-request costs of Oblivious HTTP (RFC 9458): typed-hpke-ohttp against the `ohttp` crate
 //! 0.8 (its default rust-hpke backend), by the paired rounds of the workspace's comparative
-//! bench (`measure/benches/compare/driver.rs`, included below).
+//! bench (`measure/src/compare/driver.rs`, included below).
 //!
 //! ```text
 //! cargo bench -p typed-hpke-ohttp --bench ohttp [-- FILTER ...]
@@ -31,7 +31,7 @@
 //! `OHTTP_QUICK=1` runs three rounds of short batches: a check that the bench still runs.
 
 #[allow(dead_code)]
-#[path = "../../../measure/benches/compare/driver.rs"]
+#[path = "../../../measure/src/compare/driver.rs"]
 mod driver;
 
 use driver::{Job, Outcome, TYPED, timed, timed_with};

@@ -4,7 +4,7 @@
 //! AuthPSK.
 //!
 //! Included by `#[path]` by the tests (`measure/tests/util/peers.rs` through `measure/tests/differential.rs`)
-//! and the comparative bench (`measure/benches/compare/hpke_ng.rs`).
+//! and the comparative bench (`measure/src/compare/hpke_ng.rs`).
 
 #![allow(dead_code, clippy::type_complexity)]
 

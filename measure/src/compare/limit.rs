@@ -15,7 +15,7 @@ use std::hint::black_box;
 use aws_lc_rs::agreement::{self, ParsedPublicKey, PrivateKey, UnparsedPublicKey};
 use aws_lc_rs::{aead, digest, hkdf, kem};
 
-use crate::driver::{AAD, Check, EXPORTER, Fixture, Job, Op, Row, timed};
+use crate::compare::driver::{AAD, Check, EXPORTER, Fixture, Job, Op, Row, timed};
 
 pub const NAME: &str = "limit (aws-lc-rs)";
 
@@ -287,7 +287,7 @@ fn ml_kem_job(row: &Row, fix: &Fixture) -> Option<Job> {
             timed(move || black_box(&ek).encapsulate().unwrap())
         }
         Op::Decap => {
-            let seed = crate::typed::private_key_bytes(row, fix.nsk);
+            let seed = crate::compare::typed::private_key_bytes(row, fix.nsk);
             let dk = kem::DecapsulationKey::new(alg, &expanded_decapsulation_key(row.ids.0, &seed))
                 .unwrap();
             let enc = fix.enc.clone();
@@ -398,7 +398,7 @@ fn aead_job(row: &Row, fix: &Fixture) -> Option<Job> {
             out
         })
     } else {
-        crate::driver::open_fresh(
+        crate::compare::driver::open_fresh(
             pt,
             key,
             move |key, seq, ct| {

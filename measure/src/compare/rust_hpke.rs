@@ -6,10 +6,10 @@ use std::hint::black_box;
 
 use hpke::{Deserializable, Kem, OpModeR, OpModeS, PskBundle, Serializable};
 
-use crate::driver::{
+use crate::compare::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
-use crate::typed::rng;
+use crate::compare::typed::rng;
 
 pub const NAME: &str = "rust-hpke";
 

@@ -13,10 +13,10 @@ use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext};
 
-use crate::driver::{
+use crate::compare::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
-use crate::maybe_auth::{MaybeAuth, Sender};
+use crate::compare::maybe_auth::{MaybeAuth, Sender};
 
 pub const RUNTIME: &str = "typed-hpke runtime";
 
@@ -322,11 +322,11 @@ pub type Extra = (String, Box<dyn Fn() -> Vec<(&'static str, Job)>>);
 pub fn prepare<K: Kem, F: Kdf, A: SealingAead>(row: &Row) -> Option<Extra> {
     let (_, pk) = K::derive_key_pair(row.ikm(K::NSk::USIZE, false)).unwrap();
     Some((
-        format!("prepare/{}", crate::driver::kem_name(row.ids.0)),
+        format!("prepare/{}", crate::compare::driver::kem_name(row.ids.0)),
         Box::new(move || {
             let pk = pk.clone();
             vec![(
-                crate::driver::TYPED,
+                crate::compare::driver::TYPED,
                 timed(move || kem::PreparedPublicKey::new(black_box(&pk))),
             )]
         }),
@@ -368,7 +368,7 @@ fn welcome() -> Vec<(&'static str, Job)> {
         .unwrap();
     vec![
         (
-            crate::driver::TYPED,
+            crate::compare::driver::TYPED,
             timed(move || H::seal_base_many(&mut r1, black_box(&k1), INFO, AAD, &[&p1]).unwrap()),
         ),
         (

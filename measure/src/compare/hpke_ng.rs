@@ -5,11 +5,11 @@ use std::hint::black_box;
 
 use hpke_ng::{Hpke as H, Kem};
 
-use crate::driver::{
+use crate::compare::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
-use crate::hpke_ng_auth::NgMaybeAuth;
-use crate::typed::rng;
+use crate::compare::hpke_ng_auth::NgMaybeAuth;
+use crate::compare::typed::rng;
 
 pub const NAME: &str = "hpke-ng";
 
@@ -111,13 +111,13 @@ fn job<K: NgMaybeAuth, F: hpke_ng::Kdf + 'static, A: hpke_ng::SealingAead + 'sta
             timed(move || K::decap(black_box(&enc), black_box(&sk)).unwrap())
         }
         Op::AuthEncap => {
-            let (ss, enc) = K::auth_encap(&mut crate::typed::rng(), &pk, &sk_s)?.ok()?;
+            let (ss, enc) = K::auth_encap(&mut crate::compare::typed::rng(), &pk, &sk_s)?.ok()?;
             expect(Check::Decap {
                 enc: enc.as_ref(),
                 ss: ss.as_ref(),
             });
             timed(move || {
-                K::auth_encap(&mut crate::typed::rng(), black_box(&pk), &sk_s)
+                K::auth_encap(&mut crate::compare::typed::rng(), black_box(&pk), &sk_s)
                     .unwrap()
                     .unwrap()
             })

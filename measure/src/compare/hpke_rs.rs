@@ -9,7 +9,7 @@ use hpke_rs::hpke_types::{AeadAlgorithm, KdfAlgorithm, KemAlgorithm};
 use hpke_rs::{HpkePrivateKey, HpkePublicKey};
 use hpke_rs_crypto::HpkeDefaultPrng;
 
-use crate::driver::{
+use crate::compare::driver::{
     AAD, Check, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed, timed_with,
 };
 

@@ -2,7 +2,7 @@
 //! rounds, with a limit and a floor per row and counted allocations.
 //!
 //! ```text
-//! cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare [-- FILTER ...]
+//! cargo bench --features comparative --ignore-rust-version --bench compare [-- FILTER ...]
 //! cargo run --release -p typed-hpke-measure --ignore-rust-version --example bench-report
 //! ```
 //!
@@ -95,14 +95,14 @@ macro_rules! typed_call {
     (0x0051, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem1024P384, $($rest)*) };
 }
 
-mod driver;
+pub mod driver;
 mod floor;
 mod hpke_ng;
-#[path = "../../tests/util/hpke_ng_auth.rs"]
+#[path = "../tests/util/hpke_ng_auth.rs"]
 mod hpke_ng_auth;
 mod hpke_rs;
 mod limit;
-#[path = "../../../tests/util/maybe_auth.rs"]
+#[path = "../../tests/util/maybe_auth.rs"]
 mod maybe_auth;
 mod rust_hpke;
 mod rustls;
@@ -277,7 +277,7 @@ fn quick(rows: Vec<Row>) -> Vec<Row> {
         .collect()
 }
 
-fn main() {
+pub fn main() {
     let quick_mode = std::env::var_os("COMPARE_QUICK").is_some();
     let filter: Vec<String> = std::env::args()
         .skip(1)

@@ -22,7 +22,9 @@ use typed_hpke::kem::{
     MlKem1024P384, XWing,
 };
 
-use crate::driver::{AAD, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed};
+use crate::compare::driver::{
+    AAD, EXPORTER, Fixture, INFO, Job, Mode, Op, PSK, PSK_ID, Row, timed,
+};
 
 pub const NAME: &str = "floor";
 
@@ -645,10 +647,10 @@ mod aead_floor {
 
     /// As typed-hpke's context seal: a new `Vec` per message, the plaintext copied in, sealed in
     /// place, the tag appended.
-    pub fn seal<C: Cipher>(pt: Vec<u8>) -> crate::driver::Job {
+    pub fn seal<C: Cipher>(pt: Vec<u8>) -> crate::compare::driver::Job {
         let cipher = C::new_from_slice(&[0x33; 32][..C::key_size()]).unwrap();
         let mut seq = 0u64;
-        crate::driver::timed(move || {
+        crate::compare::driver::timed(move || {
             let mut out = Vec::with_capacity(pt.len() + 16);
             out.extend_from_slice(black_box(&pt));
             let tag = cipher
@@ -662,9 +664,9 @@ mod aead_floor {
 
     /// As typed-hpke's context open (`driver::open_fresh`): a fresh ciphertext per call, copied
     /// into a new `Vec` and opened in place there.
-    pub fn open<C: Cipher>(pt: Vec<u8>) -> crate::driver::Job {
+    pub fn open<C: Cipher>(pt: Vec<u8>) -> crate::compare::driver::Job {
         let cipher = C::new_from_slice(&[0x33; 32][..C::key_size()]).unwrap();
-        crate::driver::open_fresh(
+        crate::compare::driver::open_fresh(
             pt,
             cipher,
             |cipher: &C, seq, ct| {
@@ -732,10 +734,10 @@ mod graviola_floor {
         super::aead_floor::nonce::<aes_gcm::Aes128Gcm>(seq).into()
     }
 
-    pub fn seal(aead: u16, pt: Vec<u8>) -> crate::driver::Job {
+    pub fn seal(aead: u16, pt: Vec<u8>) -> crate::compare::driver::Job {
         let key = Key::new(aead);
         let mut seq = 0u64;
-        crate::driver::timed(move || {
+        crate::compare::driver::timed(move || {
             let mut out = Vec::with_capacity(pt.len() + 16);
             out.extend_from_slice(black_box(&pt));
             let mut tag = [0u8; 16];
@@ -746,8 +748,8 @@ mod graviola_floor {
         })
     }
 
-    pub fn open(aead: u16, pt: Vec<u8>) -> crate::driver::Job {
-        crate::driver::open_fresh(
+    pub fn open(aead: u16, pt: Vec<u8>) -> crate::compare::driver::Job {
+        crate::compare::driver::open_fresh(
             pt,
             Key::new(aead),
             |key: &Key, seq, ct| {

@@ -9,7 +9,7 @@ use rustls::crypto::aws_lc_rs::hpke::ALL_SUPPORTED_SUITES;
 use rustls::crypto::hpke::{EncapsulatedSecret, Hpke, HpkePrivateKey, HpkePublicKey};
 use rustls::internal::msgs::enums::{HpkeAead, HpkeKdf, HpkeKem};
 
-use crate::driver::{AAD, Check, Fixture, INFO, Job, Mode, Op, Row, timed, timed_with};
+use crate::compare::driver::{AAD, Check, Fixture, INFO, Job, Mode, Op, Row, timed, timed_with};
 
 pub const NAME: &str = "rustls (aws-lc-rs)";
 
@@ -27,7 +27,7 @@ pub fn peer(row: &Row, fix: &Fixture) -> Option<Job> {
         return None;
     }
     let hpke = find(row.ids)?;
-    let sk = HpkePrivateKey::from(crate::typed::private_key_bytes(row, fix.nsk));
+    let sk = HpkePrivateKey::from(crate::compare::typed::private_key_bytes(row, fix.nsk));
     let pk = HpkePublicKey(fix.pk_r.clone());
     let enc = EncapsulatedSecret(fix.enc.clone());
     let pt = fix.pt.clone();

@@ -1,10 +1,10 @@
 //! typed-hpke's own baseline: every KEM's generate / derive / encap / decap, and setup plus
 //! seal / open / export for X25519 and P-256.
-//! `cargo bench -p typed-hpke-measure --ignore-rust-version --bench hpke`.
+//! `cargo bench --features comparative --ignore-rust-version --bench hpke` (criterion comes from
+//! `typed-hpke-measure`, with the feature, so the library's test build does not compile it).
 
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::Hpke;
@@ -14,6 +14,9 @@ use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
     DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
     MlKem1024P384, XWing,
+};
+use typed_hpke_measure::criterion::{
+    BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
 
 fn bench_kem<K: Kem>(c: &mut Criterion, name: &str) {
