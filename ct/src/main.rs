@@ -28,6 +28,7 @@ use typed_hpke::symmetric::TwoStageKdf;
 use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
 
 mod capture;
+mod instructions;
 mod memcheck;
 
 use memcheck::{public, secret};
@@ -48,6 +49,11 @@ fn main() {
         // Which backend runs under valgrind (ct/run checks it is the one it built for: a
         // graviola build that fell back to the pure-Rust code would check the wrong code).
         println!("{:?}", typed_hpke::backend());
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("instructions") {
+        // Run under callgrind by ct/run, not under memcheck: the hot paths' instruction counts.
+        instructions::run();
         return;
     }
     if std::env::args().nth(1).as_deref() == Some("canary-named") {
