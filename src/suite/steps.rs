@@ -16,7 +16,7 @@ use rand_core::CryptoRng;
 
 use super::context::State;
 use super::held::Ask;
-use super::keys::{KeyArg, recipient, resolve_pk, resolve_sk};
+use super::keys::{KeyArg, recipient, with_pk, with_sk};
 use super::{EncappedKey, Lengths, PrivateKey, PublicKey, Suite, TAG_LEN, typed};
 use crate::aead::{Aead, ExportOnly};
 use crate::kdf::Kdf;
@@ -241,23 +241,26 @@ pub(super) struct Encap<'a, R: ?Sized> {
 impl<R: CryptoRng + ?Sized> KemStep for Encap<'_, R> {
     type Output = Result<EncappedKey, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        let pk = resolve_pk::<K>(self.pk_r)?;
-        let (shared_secret, enc) = crate::kem::encap_to(self.rng, &recipient(&pk, self.pk_r))?;
-        (self.then)(shared_secret.as_bytes())?;
-        EncappedKey::from_typed(&enc)
+        with_pk::<K, _>(self.pk_r, |pk| {
+            let (shared_secret, enc) = crate::kem::encap_to(self.rng, &recipient(pk, self.pk_r))?;
+            (self.then)(shared_secret.as_bytes())?;
+            EncappedKey::from_typed(&enc)
+        })
     }
 }
 
 impl<R: CryptoRng + ?Sized> AuthKemStep for Encap<'_, R> {
     type Output = Result<EncappedKey, Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
-        let pk = resolve_pk::<K>(self.pk_r)?;
         let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
-        let sk_s = resolve_sk::<K>(KeyArg::Parsed(sk_s))?;
-        let to = recipient(&pk, self.pk_r);
-        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &*sk_s)?;
-        (self.then)(shared_secret.as_bytes())?;
-        EncappedKey::from_typed(&enc)
+        with_pk::<K, _>(self.pk_r, |pk| {
+            with_sk::<K, _>(KeyArg::Parsed(sk_s), |sk_s| {
+                let to = recipient(pk, self.pk_r);
+                let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, sk_s)?;
+                (self.then)(shared_secret.as_bytes())?;
+                EncappedKey::from_typed(&enc)
+            })
+        })
     }
 }
 
@@ -274,8 +277,9 @@ impl KemStep for Decap<'_> {
     type Output = Result<(), Error>;
     fn run<K: Kem>(self) -> Self::Output {
         let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
-        let sk_r = resolve_sk::<K>(self.sk_r)?;
-        (self.then)(K::decap(&enc, &sk_r)?.as_bytes())
+        with_sk::<K, _>(self.sk_r, |sk_r| {
+            (self.then)(K::decap(&enc, sk_r)?.as_bytes())
+        })
     }
 }
 
@@ -283,10 +287,12 @@ impl AuthKemStep for Decap<'_> {
     type Output = Result<(), Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
         let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
-        let sk_r = resolve_sk::<K>(self.sk_r)?;
         let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
-        let pk_s = resolve_pk::<K>(KeyArg::Parsed(pk_s))?;
-        (self.then)(K::auth_decap(&enc, &sk_r, &pk_s)?.as_bytes())
+        with_sk::<K, _>(self.sk_r, |sk_r| {
+            with_pk::<K, _>(KeyArg::Parsed(pk_s), |pk_s| {
+                (self.then)(K::auth_decap(&enc, sk_r, pk_s)?.as_bytes())
+            })
+        })
     }
 }
 
@@ -345,10 +351,11 @@ impl AuthKemStep for DecapHeld<'_> {
         let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
         let key = kem::ExternalDh(Asked::<K>::new(self.pk, self.ask)?);
         let shared_secret = match self.pk_s {
-            None => key.decap_for(&enc),
-            Some(pk_s) => key.auth_decap_for(&enc, &*resolve_pk::<K>(KeyArg::Parsed(pk_s))?),
-        }
-        .map_err(flat)?;
+            None => key.decap_for(&enc).map_err(flat)?,
+            Some(pk_s) => with_pk::<K, _>(KeyArg::Parsed(pk_s), |pk_s| {
+                key.auth_decap_for(&enc, pk_s).map_err(flat)
+            })?,
+        };
         (self.then)(shared_secret.as_bytes())
     }
 }
@@ -385,12 +392,14 @@ pub(super) struct AuthEncapHeld<'a, R: ?Sized> {
 impl<R: CryptoRng + ?Sized> AuthKemStep for AuthEncapHeld<'_, R> {
     type Output = Result<EncappedKey, Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
-        let pk = resolve_pk::<K>(self.pk_r)?;
-        let sk_s = kem::ExternalDh(Asked::<K>::new(self.pk_s, self.ask)?);
-        let to = recipient(&pk, self.pk_r);
-        let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, &sk_s).map_err(flat)?;
-        (self.then)(shared_secret.as_bytes())?;
-        EncappedKey::from_typed(&enc)
+        with_pk::<K, _>(self.pk_r, |pk| {
+            let sk_s = kem::ExternalDh(Asked::<K>::new(self.pk_s, self.ask)?);
+            let to = recipient(pk, self.pk_r);
+            let (shared_secret, enc) =
+                crate::kem::auth_encap_to(self.rng, &to, &sk_s).map_err(flat)?;
+            (self.then)(shared_secret.as_bytes())?;
+            EncappedKey::from_typed(&enc)
+        })
     }
 }
 
