@@ -354,8 +354,8 @@ macro_rules! nist_rows {
 nist_rows!(p256_rows, "P-256", ECDH_P256, p256, p256, 32);
 nist_rows!(p384_rows, "P-384", ECDH_P384, p384, p384, 48);
 
-/// libcrux-p256 (P-256 only): public key from the scalar, DH on the peer's raw point (validated
-/// by `dh_responder` itself).
+/// libcrux's P-256 (libcrux-p256) and P-384 (libcrux-p384, fiat-crypto field arithmetic):
+/// public key from the scalar, DH on the peer's point (validated by libcrux itself).
 fn libcrux_candidate(
     len: usize,
     sk: &[u8],
@@ -363,6 +363,40 @@ fn libcrux_candidate(
     expected: &[u8],
     others: &mut Vec<(&'static str, [Option<Job>; 3])>,
 ) {
+    if len == 48 {
+        let key = libcrux_p384::PrivateKey::try_from(sk).ok().unwrap();
+        let shared = libcrux_p384::PublicKey::from_uncompressed(peer)
+            .ok()
+            .unwrap()
+            .ecdh(&key);
+        assert_eq!(&shared.as_ref()[..], expected);
+        let (sk, peer) = (sk.to_vec(), peer.to_vec());
+        let sk2 = sk.clone();
+        others.push((
+            "libcrux-p384",
+            [
+                Some(timed(move || {
+                    let key = libcrux_p384::PrivateKey::try_from(black_box(&sk[..]))
+                        .ok()
+                        .unwrap();
+                    let mut pk = [0u8; 97];
+                    libcrux_p384::PublicKey::from(&key).to_uncompressed(&mut pk);
+                    pk
+                })),
+                Some(timed(move || {
+                    let key = libcrux_p384::PrivateKey::try_from(black_box(&sk2[..]))
+                        .ok()
+                        .unwrap();
+                    let p = libcrux_p384::PublicKey::from_uncompressed(black_box(&peer))
+                        .ok()
+                        .unwrap();
+                    *p.ecdh(&key).as_ref()
+                })),
+                None,
+            ],
+        ));
+        return;
+    }
     if len != 32 {
         return;
     }
