@@ -635,6 +635,72 @@ mod aead_floor {
     pub trait Cipher: AeadInOut + KeyInit + 'static {}
     impl<C: AeadInOut + KeyInit + 'static> Cipher for C {}
 
+    /// Up to this many bytes typed-hpke's default backend seals and opens ChaCha20-Poly1305
+    /// with libcrux's (`SHORT_MAX` in its `src/aead/chacha20poly1305.rs`).
+    pub const LIBCRUX_TO: usize = 1536;
+
+    /// libcrux-chacha20poly1305 as typed-hpke calls it for short messages: libcrux encrypts
+    /// from one slice into another, so in place goes through a stack scratch buffer.
+    pub struct LibcruxChaCha([u8; 32]);
+
+    impl aes_gcm::aead::KeySizeUser for LibcruxChaCha {
+        type KeySize = aes_gcm::aead::consts::U32;
+    }
+    impl KeyInit for LibcruxChaCha {
+        fn new(key: &aes_gcm::aead::Key<Self>) -> Self {
+            Self(key.0)
+        }
+    }
+    impl aes_gcm::aead::AeadCore for LibcruxChaCha {
+        type NonceSize = aes_gcm::aead::consts::U12;
+        type TagSize = aes_gcm::aead::consts::U16;
+        const TAG_POSITION: aes_gcm::aead::TagPosition = aes_gcm::aead::TagPosition::Postfix;
+    }
+    impl AeadInOut for LibcruxChaCha {
+        fn encrypt_inout_detached(
+            &self,
+            nonce: &aes_gcm::aead::Nonce<Self>,
+            aad: &[u8],
+            mut buffer: aes_gcm::aead::inout::InOutBuf<'_, '_, u8>,
+        ) -> aes_gcm::aead::Result<aes_gcm::aead::Tag<Self>> {
+            let mut scratch = [0u8; LIBCRUX_TO];
+            let ct = &mut scratch[..buffer.len()];
+            let mut tag = aes_gcm::aead::Tag::<Self>::default();
+            libcrux_chacha20poly1305::encrypt_detached(
+                &self.0,
+                buffer.get_in(),
+                ct,
+                &mut tag.0,
+                aad,
+                &nonce.0,
+            )
+            .map_err(|_| aes_gcm::aead::Error)?;
+            buffer.get_out().copy_from_slice(ct);
+            Ok(tag)
+        }
+        fn decrypt_inout_detached(
+            &self,
+            nonce: &aes_gcm::aead::Nonce<Self>,
+            aad: &[u8],
+            mut buffer: aes_gcm::aead::inout::InOutBuf<'_, '_, u8>,
+            tag: &aes_gcm::aead::Tag<Self>,
+        ) -> aes_gcm::aead::Result<()> {
+            let mut scratch = [0u8; LIBCRUX_TO];
+            let ct = &mut scratch[..buffer.len()];
+            ct.copy_from_slice(buffer.get_in());
+            libcrux_chacha20poly1305::decrypt_detached(
+                &self.0,
+                buffer.get_out(),
+                ct,
+                &tag.0,
+                aad,
+                &nonce.0,
+            )
+            .map(|_| ())
+            .map_err(|_| aes_gcm::aead::Error)
+        }
+    }
+
     pub(super) fn nonce<C: Cipher>(seq: u64) -> aes_gcm::aead::Nonce<C> {
         let mut n = aes_gcm::aead::Nonce::<C>::default();
         n.iter_mut().for_each(|b| *b = 0x24);
@@ -817,6 +883,13 @@ fn job<K: Kem + KemFloor, F: Kdf + KdfFloor, A: SealingAead>(
                 (0x0001, false) => aead_floor::open::<aes_gcm::Aes128Gcm>(pt),
                 (0x0002, true) => aead_floor::seal::<aes_gcm::Aes256Gcm>(pt),
                 (0x0002, false) => aead_floor::open::<aes_gcm::Aes256Gcm>(pt),
+                // typed-hpke's default backend: libcrux's cipher to 1.5 KiB, RustCrypto's above.
+                (0x0003, true) if pt.len() <= aead_floor::LIBCRUX_TO => {
+                    aead_floor::seal::<aead_floor::LibcruxChaCha>(pt)
+                }
+                (0x0003, false) if pt.len() <= aead_floor::LIBCRUX_TO => {
+                    aead_floor::open::<aead_floor::LibcruxChaCha>(pt)
+                }
                 (0x0003, true) => aead_floor::seal::<chacha20poly1305::ChaCha20Poly1305>(pt),
                 (0x0003, false) => aead_floor::open::<chacha20poly1305::ChaCha20Poly1305>(pt),
                 _ => return None,
