@@ -1,8 +1,9 @@
-//! Turns a run of `measure/benches/compare` into `BENCHMARKS.md`.
+//! Turns a run of the comparative bench (`benches/compare.rs`, `measure/src/compare.rs`) into
+//! `BENCHMARKS.md`.
 //!
 //! ```text
 //! COMPARE_OUT=$PWD/measure/benches/compare/results.tsv \
-//!     cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare
+//!     cargo bench --features comparative --ignore-rust-version --bench compare
 //! cargo run -p typed-hpke-measure --ignore-rust-version --example bench-report
 //! ```
 //!
@@ -45,13 +46,14 @@ const CAUSES: &[(&str, &str, &str)] = &[
         "rustls (aws-lc-rs)",
         "",
         "The primitives, not the HPKE layer: rustls' HPKE runs on aws-lc (C and assembly), \
-         typed-hpke on RustCrypto's P-curves, AES-GCM and ChaCha20-Poly1305 and on \
-         curve25519-dalek. On the same run the aws-lc-rs limit is 1.5-2.3x faster than \
-         typed-hpke on the X25519 KEM rows, 4.2-7.7x on P-256, 1.9-5.5x on P-384 and 2.5-2.7x on \
-         P-521, while typed-hpke stays within 0-20% of its floor (the same crates called bare) on \
-         the setup rows it loses; ChaCha20-Poly1305 costs about 2 us per message in RustCrypto's \
-         crate even at 64 B (floor 2.02 us, 98% of typed-hpke's context seal). The fix is the \
-         optional aws-lc-rs backend of issue 15.",
+         typed-hpke on curve25519-dalek, RustCrypto's P-curves and AES-GCM, and libcrux's and \
+         RustCrypto's ChaCha20-Poly1305. On these rows typed-hpke stays near its floor (the same \
+         crates called bare: \"Limit and floor\"), and the aws-lc-rs limit beside it is the \
+         gap: the X25519, P-256, P-384 and P-521 KEM rows and ChaCha20-Poly1305 from 1 KiB \
+         (libcrux's and RustCrypto's are scalar or AVX2 code chosen at run time, aws-lc's \
+         ChaCha20 AVX-512 on this CPU). ChaCha20-Poly1305 at 64 B is no longer among them: \
+         typed-hpke's context seal and open are ahead of rustls'. The way past the rest is \
+         the optional aws-lc-rs backend (\"With the `aws-lc-rs` backend\").",
     ),
     (
         "hpke-rs (libcrux)",
@@ -62,14 +64,6 @@ const CAUSES: &[(&str, &str, &str)] = &[
          on every call. The same run shows the other side of the trade: on ML-KEM setup typed-hpke \
          wins against hpke-rs (libcrux) on every row. Derivation lazily expanded on first use \
          would remove this loss at the cost of a first-use penalty; left as is.",
-    ),
-    (
-        "hpke-rs (libcrux)",
-        "context_",
-        "The primitive: RustCrypto's `chacha20poly1305` 0.11 costs about 2 us per message at \
-         64 B (typed-hpke's floor, the crate called bare, is 2.02 us, 98% of its context seal), \
-         libcrux's 0.5 us; at 1 KiB and above RustCrypto's is as fast or faster (ties and wins \
-         on every larger row). Fix: a faster ChaCha20-Poly1305 under the AEAD (issue 15's backend).",
     ),
     ("", "kem/p384/", SAME_CRATES),
     ("", "/p384-", SAME_CRATES),
@@ -83,27 +77,33 @@ const CAUSES: &[(&str, &str, &str)] = &[
          aws-lc-rs backend (issue 15) is the way past both.",
     ),
     (
-        "hpke-ng",
+        "",
         "context_seal/x25519-sha256-aes",
-        "**Ours: the context's per-message work, at 64 B.** These rows were rerun on the Intel \
-         Xeon with the floor sealing into a new `Vec` as typed-hpke does; hpke-ng's seal is at \
-         that floor (178-192 ns) and typed-hpke 8-11 ns above it (1.04-1.06 over the floor): the \
-         sequence-number check, the nonce, and the tag copied out and appended. From 1 KiB the \
-         difference is under the noise (ties and wins). The same work shows against aws-lc-rs \
-         in the backend section below.",
+        "**Ours: the context's per-message work, at 64 B.** The floor seals into a new `Vec` as \
+         typed-hpke does; typed-hpke is above it by the sequence-number and length checks, the \
+         nonce, and the tag written into the `Vec` (\"over floor\" in \"Limit and floor\"), \
+         and rust-hpke's seal is nearer that floor on this AMD EPYC (on the Intel Xeon of the \
+         previous run these rows tied with rust-hpke and lost 4-6% to hpke-ng). From 1 KiB the \
+         difference is under the noise. Not reduced yet.",
+    ),
+    (
+        "rust-hpke",
+        "export/x25519-turboshake128",
+        "**The floor, not the framing.** typed-hpke is at its floor on this row (the same \
+         TurboSHAKE128 calls made bare: \"Limit and floor\"); rust-hpke's LabeledDerive over \
+         its own TurboSHAKE128 build is a few nanoseconds faster than those calls on this AMD \
+         EPYC, on a 170 ns row. The other TurboSHAKE and SHAKE export rows tie.",
     ),
     (
         "rust-hpke",
         "context_open/",
-        "**Ours: a copy on the way in.** typed-hpke's `open` copies the ciphertext into the new \
-         `Vec` and decrypts there in place, a second pass over the message; rust-hpke 0.15 \
-         decrypts out of place, from the ciphertext into a zeroed `Vec` (`open_inout_detached`), \
-         on the same RustCrypto crates (aes-gcm 0.11, chacha20poly1305 0.11). typed-hpke sits at \
-         its floor on these rows (the crates called bare the same way: 0.98-1.01), so the 6-9% \
-         are that copy, visible from 16 KiB on this Intel Xeon, where these rows were rerun (the \
-         full run on the AMD EPYC had them at 0.99-1.01). Fix, not made yet: open out of place \
-         into the new `Vec`, which RustCrypto's backend does without writing on a bad tag and \
-         aws-lc-rs offers as `open_separate_gather`.",
+        "**Ours, not established.** typed-hpke's `open` below 4 KiB copies the ciphertext into \
+         the new `Vec` and decrypts there in place; rust-hpke 0.15 decrypts out of place into a \
+         zeroed `Vec`, on the same RustCrypto crates. typed-hpke is at its floor on these rows \
+         (the crates called bare the same way), yet bare, in the candidate table's \"open into a \
+         new Vec\" rows, RustCrypto's out-of-place open is no faster than its copy-and-in-place \
+         one on this machine: what makes rust-hpke's open faster at 64 B and 1 KiB on this AMD \
+         EPYC is not established (on the Intel Xeon of the previous run these rows tied).",
     ),
 ];
 
@@ -169,9 +169,9 @@ fn main() {
     writeln!(
         md,
         "Generated by `measure/examples/bench-report.rs` from `measure/benches/compare/results.tsv`, one full run \
-         of `measure/benches/compare` and the rows rerun since (listed under Method); do not edit by hand. Reproduce with:\n\n```sh\n\
+         of the comparative bench (`benches/compare.rs`) and the rows rerun since (listed under Method); do not edit by hand. Reproduce with:\n\n```sh\n\
          COMPARE_OUT=$PWD/measure/benches/compare/results.tsv \\\n    \
-         cargo bench -p typed-hpke-measure --ignore-rust-version --bench compare\n\
+         cargo bench --features comparative --ignore-rust-version --bench compare\n\
          cargo run -p typed-hpke-measure --ignore-rust-version --example bench-report\n```\n"
     )
     .unwrap();
@@ -234,7 +234,8 @@ fn main() {
          - Limit: the fastest bare implementation measured for the row, the faster of aws-lc-rs \
          called bare (a DHKEM on its X25519 / ECDH and HKDF; its ML-KEM; its AEADs; its HKDF for \
          export) and the floor. \"over limit\" = typed-hpke / limit. Floor: the primitive calls \
-         typed-hpke itself makes (libcrux-ml-kem, curve25519-dalek, the RustCrypto crates) with no \
+         typed-hpke itself makes (libcrux-ml-kem, curve25519-dalek, the RustCrypto crates, \
+         libcrux-chacha20poly1305 for ChaCha20-Poly1305 messages to 1.5 KiB) with no \
          HPKE framing; \"over floor\" = typed-hpke / floor measures framing. For ML-KEM the floor \
          is libcrux-ml-kem called bare, the other limit candidate.\n"
     )
@@ -473,6 +474,10 @@ fn main() {
     let candidates =
         std::fs::read_to_string(&candidates).unwrap_or_else(|e| panic!("{candidates}: {e}"));
     candidates_section(&mut md, &candidates);
+    let binary_size = format!("{root}/binary-size/results.tsv");
+    let binary_size =
+        std::fs::read_to_string(&binary_size).unwrap_or_else(|e| panic!("{binary_size}: {e}"));
+    binary_size_section(&mut md, &binary_size);
 
     let out = format!("{root}/../BENCHMARKS.md");
     std::fs::write(&out, md).unwrap_or_else(|e| panic!("{out}: {e}"));
@@ -874,12 +879,13 @@ const GRAVIOLA_CAUSES: &[(&str, &str)] = &[
 const AWS_CAUSES: &[(&str, &str)] = &[
     (
         "context_open/",
-        "**Opens at 64 B and 1 KiB, rerun this stop.** The `Vec`-returning open now decrypts out \
-         of place from 4 KiB and keeps the copy and in-place pass below it, which is the code \
-         these rows measured before (within 0.96-1.13 of the limit then). Rerun with the rest of \
-         `context_open/` they came out at 1.16-1.21x, on 150-400 ns rows; the only change on \
-         their path is one length comparison. Not established; the rows from 16 KiB, whose path \
-         did change, are at 0.86-0.95x the limit.",
+        "**Opens from 16 KiB on this AMD EPYC, not established.** From 4 KiB the `Vec`-returning \
+         open decrypts out of place into a zeroed `Vec` (aws-lc-rs's `open_separate_gather`); \
+         the limit copies the ciphertext into a new `Vec` and opens it in place. Bare, in the \
+         candidate table's \"open into a new Vec\" rows, the two are level at 16 and 64 KiB on \
+         this machine, so the gap is not the call alone. On the Intel Xeon of the previous run \
+         these rows were under the limit and the 64 B and 1 KiB opens over it; here the short \
+         opens are within the target.",
     ),
     (
         "context_seal/",
@@ -1007,7 +1013,7 @@ fn backend_section(md: &mut String, text: &str, pure: &Rows, main_machine: &str,
          single-shot and context messages (`measure/benches/compare/results-{name}.tsv`; {} rows; the \
          run took {} s, load average {} at the start and {} at the end). Reproduce with:\n\n\
          ```sh\nCOMPARE_OUT=$PWD/measure/benches/compare/results-{name}.tsv \\\n    \
-         cargo bench -p typed-hpke-measure --features {name} --ignore-rust-version --bench compare -- \\\n    \
+         cargo bench --features comparative,typed-hpke-measure/{name} --ignore-rust-version --bench compare -- \\\n    \
          {}\n```\n\n\
          \"pure Rust\" is typed-hpke's time on the same row in the main run above, another run \
          and here another machine ({} there, {} here): compare it loosely; the ratios are the \
@@ -1199,6 +1205,75 @@ fn candidates_section(md: &mut String, text: &str) {
             md,
             "| {row} | {who} | {} | {ratio} [{lo}, {hi}] |",
             fmt_time(ns)
+        )
+        .unwrap();
+    }
+}
+
+/// `measure/binary-size/results.tsv`: the announcement's minimal program, built per
+/// implementation, and the time X25519's tables save (`measure/binary-size/run`).
+fn binary_size_section(md: &mut String, text: &str) {
+    let field = |line: &str| -> Vec<String> { line.split('\t').map(str::to_owned).collect() };
+    let machine = text
+        .lines()
+        .find_map(|l| l.strip_prefix("machine\t"))
+        .unwrap_or_else(|| panic!("binary-size/results.tsv: no machine line"));
+    writeln!(md, "\n## Binary size\n").unwrap();
+    writeln!(
+        md,
+        "hpke-ng's announcement measures the end-user binary of a minimal program: generate a \
+         key, seal a message, open it (X25519, HKDF-SHA256, ChaCha20-Poly1305), built with \
+         `RUSTFLAGS=\"-C target-cpu=native\"`, `lto = \"thin\"`, `codegen-units = 1`, \
+         `strip = \"symbols\"`. The same program on each implementation (`measure/binary-size/`), \
+         typed-hpke with only the features it needs, with and without `precomputed-tables`, one \
+         build each (sizes are deterministic for a toolchain and a CPU); {machine}. Reproduce \
+         with `measure/binary-size/run`.\n"
+    )
+    .unwrap();
+    writeln!(md, "| program | dependency | bytes |\n|---|---|---|").unwrap();
+    let sizes: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("size\t"))
+        .map(field)
+        .collect();
+    for f in &sizes {
+        let [_, program, dependency, bytes] = &f[..] else {
+            panic!("binary-size/results.tsv: {f:?}");
+        };
+        writeln!(md, "| {program} | `{dependency}` | {bytes} |").unwrap();
+    }
+    let times: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.starts_with("time\t"))
+        .map(field)
+        .collect();
+    let rounds = times.first().map_or("0", |f| f[7].as_str());
+    writeln!(
+        md,
+        "\nWhat the tables buy (`measure/binary-size/timing.rs`, the same build settings, the two \
+         builds run alternately for {rounds} rounds; per operation the median time of each, and \
+         the median of the per-round ratios without / with, with its distribution-free 95% \
+         interval):\n"
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "| DHKEM(X25519) | with tables | without | without / with [95%] |\n|---|---|---|---|"
+    )
+    .unwrap();
+    for f in &times {
+        let [_, op, with, without, ratio, lo, hi, _] = &f[..] else {
+            panic!("binary-size/results.tsv: {f:?}");
+        };
+        let ns = |s: &str| -> f64 {
+            s.parse()
+                .unwrap_or_else(|_| panic!("binary-size/results.tsv: {f:?}"))
+        };
+        writeln!(
+            md,
+            "| {op} | {} | {} | {ratio} [{lo}, {hi}] |",
+            fmt_time(ns(with)),
+            fmt_time(ns(without))
         )
         .unwrap();
     }
