@@ -31,6 +31,9 @@ impl crate::sealed::Sealed for X25519 {}
 /// than the ladder (the comparative bench's X25519 rows measure it); the result's u-coordinate is the same for either lift, as
 /// `u([k]P) = u([k](-P))`. A `u` on the twist falls back to the ladder. The branch depends only
 /// on the public `u`; both paths are constant time in `k`.
+///
+/// Without the `precomputed-tables` feature it is the ladder alone, which keeps the Edwards
+/// arithmetic out of a size-bound build.
 #[cfg_attr(
     feature = "aws-lc-rs",
     allow(
@@ -38,9 +41,6 @@ impl crate::sealed::Sealed for X25519 {}
         reason = "aws-lc computes DH; the tests still check this against the ladder"
     )
 )]
-///
-/// Without the `precomputed-tables` feature it is the ladder alone, which keeps the Edwards
-/// arithmetic out of a size-bound build.
 pub(crate) fn x25519(k: &[u8; 32], u: &[u8; 32]) -> Zeroizing<[u8; 32]> {
     #[cfg(not(feature = "precomputed-tables"))]
     return Zeroizing::new(x25519_dalek::x25519(*k, *u));

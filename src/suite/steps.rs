@@ -252,14 +252,13 @@ impl<R: CryptoRng + ?Sized> KemStep for Encap<'_, R> {
 impl<R: CryptoRng + ?Sized> AuthKemStep for Encap<'_, R> {
     type Output = Result<EncappedKey, Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
-        let sk_s = self.sk_s.ok_or(Error::InvalidPrivateKey)?;
         with_pk::<K, _>(self.pk_r, |pk| {
-            with_sk::<K, _>(KeyArg::Parsed(sk_s), |sk_s| {
-                let to = recipient(pk, self.pk_r);
-                let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, sk_s)?;
-                (self.then)(shared_secret.as_bytes())?;
-                EncappedKey::from_typed(&enc)
-            })
+            let sk_s = self.sk_s.and_then(PrivateKey::as_typed::<K>);
+            let sk_s = sk_s.ok_or(Error::InvalidPrivateKey)?;
+            let to = recipient(pk, self.pk_r);
+            let (shared_secret, enc) = crate::kem::auth_encap_to(self.rng, &to, sk_s)?;
+            (self.then)(shared_secret.as_bytes())?;
+            EncappedKey::from_typed(&enc)
         })
     }
 }
@@ -287,11 +286,10 @@ impl AuthKemStep for Decap<'_> {
     type Output = Result<(), Error>;
     fn run<K: AuthKem>(self) -> Self::Output {
         let enc = typed::EncappedKey::<K>::from_bytes(self.enc)?;
-        let pk_s = self.pk_s.ok_or(Error::InvalidPublicKey)?;
         with_sk::<K, _>(self.sk_r, |sk_r| {
-            with_pk::<K, _>(KeyArg::Parsed(pk_s), |pk_s| {
-                (self.then)(K::auth_decap(&enc, sk_r, pk_s)?.as_bytes())
-            })
+            let pk_s = self.pk_s.and_then(PublicKey::as_typed::<K>);
+            let pk_s = pk_s.ok_or(Error::InvalidPublicKey)?;
+            (self.then)(K::auth_decap(&enc, sk_r, pk_s)?.as_bytes())
         })
     }
 }
@@ -352,9 +350,10 @@ impl AuthKemStep for DecapHeld<'_> {
         let key = kem::ExternalDh(Asked::<K>::new(self.pk, self.ask)?);
         let shared_secret = match self.pk_s {
             None => key.decap_for(&enc).map_err(flat)?,
-            Some(pk_s) => with_pk::<K, _>(KeyArg::Parsed(pk_s), |pk_s| {
-                key.auth_decap_for(&enc, pk_s).map_err(flat)
-            })?,
+            Some(pk_s) => {
+                let pk_s = pk_s.as_typed::<K>().ok_or(Error::InvalidPublicKey)?;
+                key.auth_decap_for(&enc, pk_s).map_err(flat)?
+            }
         };
         (self.then)(shared_secret.as_bytes())
     }
