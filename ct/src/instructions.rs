@@ -27,6 +27,7 @@ const AAD: &[u8] = b"aad";
 
 pub fn run() {
     println!("cpu\t{}", cpu());
+    println!("iterations\t{ITERATIONS}");
     for path in PATHS {
         println!("path\t{path}");
     }
