@@ -32,3 +32,16 @@ pub trait Kdf: crate::sealed::Sealed + Sized + 'static {
     #[doc(hidden)]
     type Engine: crate::sealed::KdfEngine<Self>;
 }
+
+/// A KDF with separate `Extract` and `Expand` stages: HKDF-SHA256, HKDF-SHA384, HKDF-SHA512
+/// (RFC 9180 §7.2).
+///
+/// This trait is sealed.
+pub trait TwoStageKdf: Kdf {
+    /// The pseudorandom key in the form `Expand` wants it (the keyed HMAC state).
+    #[doc(hidden)]
+    type Prk;
+    /// The engine behind `Extract` and `Expand` (sealed).
+    #[doc(hidden)]
+    type TwoStageEngine: crate::sealed::TwoStageEngine<Self>;
+}

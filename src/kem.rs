@@ -234,19 +234,6 @@ impl<K: Kem> PrivateKey<K> {
     /// [`from_bytes_and_public`](Self::from_bytes_and_public) with the public key serialized:
     /// a DH-KEM's is deserialized and validated as [`PublicKey::from_bytes`] does; ML-KEM's and
     /// the hybrids' is compared with the one the parse computes, without being parsed.
-    #[cfg_attr(
-        not(any(
-            feature = "x25519",
-            feature = "x448",
-            feature = "nist",
-            feature = "secp256k1",
-            feature = "pq"
-        )),
-        allow(
-            dead_code,
-            reason = "the runtime API's step, reached in a build with a KEM"
-        )
-    )]
     pub(crate) fn from_bytes_and_public_bytes(bytes: &[u8], pk: &[u8]) -> Result<Self, Error> {
         Ok(Self {
             sk: K::Engine::sk_from_bytes_and_public_bytes(bytes, pk)?,

@@ -25,6 +25,18 @@ mod util; // the RFC 9180 suite ids, hex for `Debug` // which backend computes t
 // Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door.
 pub mod aead;
 pub mod kdf;
+// A build without any KEM has the runtime layer's key enums without variants, and what only
+// the KEMs call (the key helpers, the steps' KEM dispatch) without callers.
+#[cfg_attr(
+    not(any(
+        feature = "x25519",
+        feature = "x448",
+        feature = "nist",
+        feature = "secp256k1",
+        feature = "pq"
+    )),
+    allow(dead_code, unused_variables)
+)]
 pub mod kem;
 mod labeled; // LabeledExtract / LabeledExpand / LabeledDerive (RFC 9180 §4)
 mod sealed; // the engine traits: callable inside the crate only
@@ -49,6 +61,21 @@ mod hpke;
 mod rng; // the per-recipient generator of `seal_base_many`
 
 // The runtime API: suites chosen from their ids at run time, over the typed one.
+// As for `kem`; and a build without an AEAD that seals has the AEAD enum without those
+// variants, and the seal and open methods' work without callers.
+#[cfg_attr(
+    not(all(
+        any(
+            feature = "x25519",
+            feature = "x448",
+            feature = "nist",
+            feature = "secp256k1",
+            feature = "pq"
+        ),
+        any(feature = "aes-gcm", feature = "chacha20poly1305")
+    )),
+    allow(dead_code, unused_variables)
+)]
 pub mod suite;
 
 // `Serialize` / `Deserialize` for the keys of both APIs.

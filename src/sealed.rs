@@ -161,7 +161,7 @@ pub trait KdfEngine<F: Kdf> {
 
 /// A two-stage KDF's engine: `Extract` and `Expand` without HPKE's labels, for
 /// [`crate::symmetric::Prk`].
-pub trait TwoStageEngine<F: crate::symmetric::TwoStageKdf> {
+pub trait TwoStageEngine<F: crate::kdf::TwoStageKdf> {
     /// `Extract(salt, concat(ikm))`, kept keyed for `Expand`.
     fn extract(salt: &[u8], ikm: &[&[u8]]) -> F::Prk;
     /// `Expand(prk, concat(info), L)` with `L = out.len()`; [`Error::InvalidLength`] beyond

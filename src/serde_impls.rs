@@ -1,6 +1,6 @@
 //! `serde` support for keys (feature `serde`): bytes in binary formats, lowercase hex strings
 //! in human-readable ones. Deserialization goes through `from_bytes`, so it validates exactly
-//! as parsing does. Nothing here allocates: the largest key (1665 bytes) fits a stack buffer.
+//! as parsing does. Nothing here allocates: the largest key of the build's KEMs (`suite::any::MAX_KEY_LEN`) fits a stack buffer.
 //!
 //! Hex goes through `base16ct`, whose encoder and decoder compute each digit arithmetically:
 //! no table indexed by a secret nibble and no branch on a secret digit, so a private key's text
@@ -15,8 +15,9 @@ use zeroize::Zeroizing;
 
 use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey};
 
-/// The longest serialized key or encapsulated key of any KEM (MLKEM1024-P384).
-const MAX_LEN: usize = 1665;
+/// The longest serialized key or encapsulated key of any KEM in the build (MLKEM1024-P384's
+/// 1665 bytes in a build with every KEM).
+const MAX_LEN: usize = crate::suite::MAX_KEY_LEN;
 
 fn serialize_bytes<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
     if !serializer.is_human_readable() {
@@ -62,7 +63,10 @@ where
         let mut len = 0;
         while let Some(b) = seq.next_element::<u8>()? {
             let slot = buf.get_mut(len).ok_or_else(|| {
-                de::Error::invalid_length(len + 1, &"a key of at most 1665 bytes")
+                de::Error::invalid_length(
+                    len + 1,
+                    &"a key no longer than the longest of the build's KEMs",
+                )
             })?;
             *slot = b;
             len += 1;

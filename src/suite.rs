@@ -74,6 +74,8 @@
 mod table;
 #[macro_use]
 mod any;
+#[cfg(feature = "serde")]
+pub(crate) use any::MAX_KEY_LEN;
 #[macro_use]
 mod context;
 mod held;

@@ -50,24 +50,11 @@ use zeroize::Zeroizing;
 use crate::Error;
 use crate::aead::{SealingAead, Tag};
 use crate::context::AeadState;
-use crate::kdf::Kdf;
+use crate::kdf::TwoStageKdf;
 use crate::sealed::TwoStageEngine as _;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
-
-/// A KDF with separate `Extract` and `Expand` stages: HKDF-SHA256, HKDF-SHA384, HKDF-SHA512
-/// (RFC 9180 §7.2).
-///
-/// This trait is sealed.
-pub trait TwoStageKdf: Kdf {
-    /// The pseudorandom key in the form `Expand` wants it (the keyed HMAC state).
-    #[doc(hidden)]
-    type Prk;
-    /// The engine behind `Extract` and `Expand` (sealed).
-    #[doc(hidden)]
-    type TwoStageEngine: crate::sealed::TwoStageEngine<Self>;
-}
 
 /// A pseudorandom key of the two-stage KDF `F`: the output of `Extract(salt, ikm)`, kept keyed
 /// for `Expand`. Wiped on drop; `Debug` shows the KDF only.

@@ -14,6 +14,7 @@
 #![cfg(feature = "hazmat")]
 
 use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly, SealingAead};
+use typed_hpke::kdf::TwoStageKdf;
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
@@ -21,7 +22,7 @@ use typed_hpke::kem::{
     DhHolder, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, ExternalDh, HeldKeyError, Kem, PublicKey,
 };
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
-use typed_hpke::symmetric::{Opener, Prk, Sealer, TwoStageKdf};
+use typed_hpke::symmetric::{Opener, Prk, Sealer};
 use typed_hpke::{EncappedKey, Error, Hpke, OsRng, Psk};
 
 type X25519 = DhKemX25519HkdfSha256;

@@ -799,8 +799,9 @@ fn vector_files_match_readme_sha256() {
 #[test]
 fn symmetric_surface_reproduces_rfc9180() {
     use typed_hpke::aead::Aead;
+    use typed_hpke::kdf::TwoStageKdf;
     use typed_hpke::suite;
-    use typed_hpke::symmetric::{Opener, Prk, Sealer, TwoStageKdf};
+    use typed_hpke::symmetric::{Opener, Prk, Sealer};
 
     fn expand(prk: &suite::Prk, suite_id: &[u8], label: &[u8], ksc: &[u8], len: usize) -> Vec<u8> {
         // LabeledExpand: info = concat(I2OSP(L, 2), "HPKE-v1", suite_id, label, context)

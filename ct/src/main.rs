@@ -12,6 +12,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly, SealingAead};
+use typed_hpke::kdf::TwoStageKdf;
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
@@ -24,7 +25,6 @@ use typed_hpke::rand_core::{TryCryptoRng, TryRng};
 use typed_hpke::suite::{
     AuthSealingVisitor, AuthVisitor, ReceiverMode, SealingVisitor, SenderMode, Suite, Visitor,
 };
-use typed_hpke::symmetric::TwoStageKdf;
 use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
 
 mod capture;

@@ -102,7 +102,7 @@ macro_rules! hkdf_kdf {
             type Engine = Self;
         }
 
-        impl crate::symmetric::TwoStageKdf for $name {
+        impl super::TwoStageKdf for $name {
             type Prk = Expander<$hash>;
             type TwoStageEngine = Self;
         }

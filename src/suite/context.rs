@@ -5,14 +5,14 @@
 use core::fmt;
 
 use crate::Error;
-use crate::aead::Aead;
+use crate::aead::{Aead, SealingAead};
 use crate::context::{AeadState, Context};
 use crate::kdf::Kdf;
 use crate::kem::Kem;
 use crate::key_schedule::Schedule;
 use crate::layout::Fill;
 use crate::suite::Suite;
-use crate::suite::any::{AnyAead, AnyExporter};
+use crate::suite::any::{AnyAead, AnyExporter, OnSealing};
 use crate::suite::typed;
 use crate::util::Hex;
 
@@ -184,7 +184,7 @@ macro_rules! seal_methods {
                 buffer: &mut [u8],
             ) -> Result<[u8; $crate::suite::TAG_LEN], Error> {
                 let $this = self;
-                with_sealing!($aead, s => s.seal_in_place_detached(aad, buffer).map(|t| t.0))
+                $aead.visit_sealing($crate::suite::context::SealInPlace { aad, buffer })
             }
 
             /// `Seal(aad, pt)` into a caller buffer: writes `ct || tag` (`pt.len() + 16`
@@ -200,7 +200,7 @@ macro_rules! seal_methods {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 let $this = self;
-                with_sealing!($aead, s => s.seal_into(aad, pt, out))
+                $aead.visit_sealing($crate::suite::context::SealInto { aad, pt, out })
             }
 
             /// `Seal(aad, pt)`: returns `ct || tag`.
@@ -210,7 +210,7 @@ macro_rules! seal_methods {
             #[cfg(feature = "alloc")]
             pub fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
                 let $this = self;
-                with_sealing!($aead, s => s.seal(aad, pt))
+                $aead.visit_sealing($crate::suite::context::Seal { aad, pt })
             }
         }
     };
@@ -241,10 +241,7 @@ macro_rules! open_methods {
                 tag: &[u8],
             ) -> Result<(), Error> {
                 let $this = self;
-                with_sealing!($aead, s => {
-                    let tag = tag.try_into().map_err(|_| Error::InvalidLength)?;
-                    s.open_in_place_detached(aad, buffer, &tag)
-                })
+                $aead.visit_sealing($crate::suite::context::OpenInPlace { aad, buffer, tag })
             }
 
             /// `Open(aad, ct)` into a caller buffer: `ct` is `ciphertext || tag`; writes the
@@ -260,7 +257,7 @@ macro_rules! open_methods {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 let $this = self;
-                with_sealing!($aead, s => s.open_into(aad, ct, out))
+                $aead.visit_sealing($crate::suite::context::OpenInto { aad, ct, out })
             }
 
             /// `Open(aad, ct)`: `ct` is `ciphertext || tag`; returns the plaintext.
@@ -270,7 +267,7 @@ macro_rules! open_methods {
             #[cfg(feature = "alloc")]
             pub fn open(&mut self, aad: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
                 let $this = self;
-                with_sealing!($aead, s => s.open(aad, ct))
+                $aead.visit_sealing($crate::suite::context::Open { aad, ct })
             }
         }
     };
@@ -281,9 +278,90 @@ open_methods!(ReceiverContext, crate::ReceiverContext, |this| &mut this
     .0
     .aead);
 
-/// The longest `enc` of any KEM: MLKEM1024-P384's 1568-byte ML-KEM ciphertext and 97-byte
-/// P-384 point.
-pub const MAX_ENC_LEN: usize = 1665;
+pub use super::any::MAX_ENC_LEN;
+
+// The seal and open methods' work on the typed AEAD state (`any::OnSealing`).
+
+pub(super) struct SealInPlace<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) buffer: &'a mut [u8],
+}
+
+impl OnSealing for SealInPlace<'_> {
+    type Output = [u8; TAG_LEN];
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<[u8; TAG_LEN], Error> {
+        let tag = state.seal_in_place_detached(self.aad, self.buffer)?;
+        <[u8; TAG_LEN]>::try_from(&tag[..]).map_err(|_| Error::InvalidLength)
+    }
+}
+
+pub(super) struct SealInto<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) pt: &'a [u8],
+    pub(super) out: &'a mut [u8],
+}
+
+impl OnSealing for SealInto<'_> {
+    type Output = usize;
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<usize, Error> {
+        state.seal_into(self.aad, self.pt, self.out)
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub(super) struct Seal<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) pt: &'a [u8],
+}
+
+#[cfg(feature = "alloc")]
+impl OnSealing for Seal<'_> {
+    type Output = alloc::vec::Vec<u8>;
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<Self::Output, Error> {
+        state.seal(self.aad, self.pt)
+    }
+}
+
+pub(super) struct OpenInPlace<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) buffer: &'a mut [u8],
+    pub(super) tag: &'a [u8],
+}
+
+impl OnSealing for OpenInPlace<'_> {
+    type Output = ();
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<(), Error> {
+        let tag = self.tag.try_into().map_err(|_| Error::InvalidLength)?;
+        state.open_in_place_detached(self.aad, self.buffer, &tag)
+    }
+}
+
+pub(super) struct OpenInto<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) ct: &'a [u8],
+    pub(super) out: &'a mut [u8],
+}
+
+impl OnSealing for OpenInto<'_> {
+    type Output = usize;
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<usize, Error> {
+        state.open_into(self.aad, self.ct, self.out)
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub(super) struct Open<'a> {
+    pub(super) aad: &'a [u8],
+    pub(super) ct: &'a [u8],
+}
+
+#[cfg(feature = "alloc")]
+impl OnSealing for Open<'_> {
+    type Output = alloc::vec::Vec<u8>;
+    fn run<A: SealingAead>(self, state: &mut AeadState<A>) -> Result<Self::Output, Error> {
+        state.open(self.aad, self.ct)
+    }
+}
 
 /// An encapsulated key (`enc`) of a suite chosen at run time, held inline (no allocation).
 #[derive(Clone)]

@@ -18,8 +18,8 @@ use super::context::State;
 use super::held::Ask;
 use super::keys::{KeyArg, recipient, with_pk, with_sk};
 use super::{EncappedKey, Lengths, PrivateKey, PublicKey, Suite, TAG_LEN, typed};
-use crate::aead::{Aead, ExportOnly};
-use crate::kdf::Kdf;
+use crate::aead::{Aead, ExportOnly, SealingAead};
+use crate::kdf::{Kdf, TwoStageKdf};
 use crate::kem::{self, AuthKem, Kem};
 use crate::key_schedule::{Mode, key_schedule_for_suite};
 use crate::{Error, Psk};
@@ -42,14 +42,27 @@ pub(super) trait ScheduleStep {
     fn run<F: Kdf, A: Aead>(self) -> Self::Output;
 }
 
-/// The three dispatchers, from the table (`table.rs`). The ids were checked by `Suite::new`;
+/// Work generic over a KDF with `Extract` and `Expand` (`suite::Prk`).
+pub(super) trait TwoStageStep {
+    type Output;
+    fn run<F: TwoStageKdf>(self) -> Self::Output;
+}
+
+/// Work generic over an AEAD that seals (`suite::Sealer`, `suite::Opener`).
+pub(super) trait SealingStep {
+    type Output;
+    fn run<A: SealingAead>(self) -> Self::Output;
+}
+
+/// The five dispatchers, from the table (`table.rs`). The ids were checked by `Suite::new`;
 /// an id the dispatcher has no arm for is `UnsupportedSuite`, except a KEM without
 /// authenticated encapsulation in `by_auth_kem`, which is `UnsupportedOperation`.
 macro_rules! step_dispatchers {
     (
         dh_kems: [$($(#[$dcfg:meta])* $dv:ident: $dk:ty),* $(,)?],
         other_kems: [$($(#[$ocfg:meta])* $ov:ident: $ok:ty),* $(,)?],
-        kdfs: [$($fv:ident: $f:ty),* $(,)?],
+        two_stage_kdfs: [$($fv:ident: $f:ty),* $(,)?],
+        one_stage_kdfs: [$($f1v:ident: $f1:ty),* $(,)?],
         sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
     ) => {
         /// `step.run::<K>()` with the KEM of `kem_id`.
@@ -69,6 +82,26 @@ macro_rules! step_dispatchers {
             }
         }
 
+        /// `step.run::<F>()` with the two-stage KDF of `kdf_id`: a one-stage KDF, which has no
+        /// separate `Extract` and `Expand`, is `UnsupportedOperation`.
+        pub(super) fn by_two_stage_kdf<S: TwoStageStep>(kdf_id: u16, step: S) -> Result<S::Output, Error> {
+            match kdf_id {
+                $(<$f as Kdf>::ID => Ok(step.run::<$f>()),)*
+                $(<$f1 as Kdf>::ID => Err(Error::UnsupportedOperation),)*
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+
+        /// `step.run::<A>()` with the sealing AEAD of `aead_id`: ExportOnly is
+        /// `UnsupportedOperation`.
+        pub(super) fn by_sealing_aead<S: SealingStep>(aead_id: u16, step: S) -> Result<S::Output, Error> {
+            match aead_id {
+                $($(#[$scfg])* <$sa as Aead>::ID => Ok(step.run::<$sa>()),)*
+                ExportOnly::ID => Err(Error::UnsupportedOperation),
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+
         /// `step.run::<F, A>()` with the KDF of `kdf_id` and the AEAD of `aead_id`.
         pub(super) fn by_schedule<S: ScheduleStep>(
             kdf_id: u16,
@@ -84,6 +117,7 @@ macro_rules! step_dispatchers {
             }
             match kdf_id {
                 $(<$f as Kdf>::ID => by_aead::<$f, S>(aead_id, step),)*
+                $(<$f1 as Kdf>::ID => by_aead::<$f1, S>(aead_id, step),)*
                 _ => Err(Error::UnsupportedSuite),
             }
         }
@@ -92,8 +126,9 @@ macro_rules! step_dispatchers {
 
 suite_table!(step_dispatchers);
 
-/// Whether a KEM is in the build ([`AnyKem::new`](super::AnyKem::new)), or authenticates
-/// ([`Suite::supports_auth`]).
+/// Whether a KEM is in the build ([`AnyKem::new`](super::AnyKem::new)) or authenticates
+/// ([`Suite::supports_auth`]), a KDF has two stages, an AEAD seals (`suite::Prk::supports`,
+/// `suite::Sealer::supports`).
 pub(super) struct Nothing;
 
 impl KemStep for Nothing {
@@ -104,6 +139,16 @@ impl KemStep for Nothing {
 impl AuthKemStep for Nothing {
     type Output = ();
     fn run<K: AuthKem>(self) {}
+}
+
+impl TwoStageStep for Nothing {
+    type Output = ();
+    fn run<F: TwoStageKdf>(self) {}
+}
+
+impl SealingStep for Nothing {
+    type Output = ();
+    fn run<A: SealingAead>(self) {}
 }
 
 /// The KEM's lengths; the tag's is the AEAD's ([`Suite::lengths`]).

@@ -1,77 +1,94 @@
 //! The runtime counterparts of [`crate::symmetric`]: `Extract` / `Expand` chosen by `kdf_id`,
-//! and the sequence-numbered AEAD chosen by `aead_id`, over the same typed code.
+//! and the sequence-numbered AEAD chosen by `aead_id`, over the same typed code. The table
+//! generates `AnyPrk` and its `match`es; the work is generic Rust, dispatched by `steps.rs`.
 
 use core::fmt;
 
 use zeroize::Zeroizing;
 
+use super::steps::{SealingStep, TwoStageStep, by_sealing_aead, by_two_stage_kdf};
 use crate::Error;
-use crate::aead::{Aead, ExportOnly};
-use crate::kdf::{
-    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
-};
+use crate::aead::SealingAead;
+use crate::context::AeadState;
+use crate::kdf::{Kdf, TwoStageKdf};
 use crate::layout::{Fill, lead, size_align, tail, total};
 use crate::suite::any::{AnyAead, take_as};
-use crate::symmetric::{self as typed_symmetric, TwoStageKdf};
+use crate::symmetric as typed_symmetric;
 
-/// `AnyPrk`, one variant per two-stage KDF, in `any::lead`'s layout: no byte of it is padding,
-/// so none keeps what the stack held where the value was built.
+/// Work on the typed PRK inside an [`AnyPrk`], generic over its KDF.
+trait OnPrk {
+    type Output;
+    fn run<F: TwoStageKdf>(self, prk: &typed_symmetric::Prk<F>) -> Self::Output;
+}
+
+/// `AnyPrk`, one variant per two-stage KDF of the table, in `any::lead`'s layout (no byte of
+/// it is padding, so none keeps what the stack held where the value was built), and its
+/// `match`es.
 macro_rules! any_prk {
-    ($($v:ident),*) => {
+    (
+        dh_kems: [$($dk:tt)*],
+        other_kems: [$($ok:tt)*],
+        two_stage_kdfs: [$($v:ident: $f:ty),* $(,)?],
+        one_stage_kdfs: [$($f1:tt)*],
+        sealing_aeads: [$($sa:tt)*] $(,)?
+    ) => {
         /// The size of every variant of [`AnyPrk`].
-        const PRK_TOTAL: usize = total(&[$(size_align!(typed_symmetric::Prk<$v>)),*], 1);
+        const PRK_TOTAL: usize = total(&[$(size_align!(typed_symmetric::Prk<$f>)),*], 1);
 
         /// The pseudorandom key of whichever two-stage KDF.
         #[repr(u8)]
         #[allow(dead_code, reason = "the fill is written, never read")]
         enum AnyPrk {
             $($v(
-                Fill<{ lead(core::mem::align_of::<typed_symmetric::Prk<$v>>()) }>,
-                typed_symmetric::Prk<$v>,
+                Fill<{ lead(core::mem::align_of::<typed_symmetric::Prk<$f>>()) }>,
+                typed_symmetric::Prk<$f>,
                 Fill<{
                     tail(
                         PRK_TOTAL,
-                        core::mem::size_of::<typed_symmetric::Prk<$v>>(),
-                        core::mem::align_of::<typed_symmetric::Prk<$v>>(),
+                        core::mem::size_of::<typed_symmetric::Prk<$f>>(),
+                        core::mem::align_of::<typed_symmetric::Prk<$f>>(),
                     )
                 }>,
             ),)*
         }
 
-        const _: () = assert!(core::mem::size_of::<AnyPrk>() == PRK_TOTAL);
-
         impl AnyPrk {
-            /// The variant of `F` (by its id), holding `prk` (proven by its type: `take_as`).
-            fn new<F: TwoStageKdf>(prk: typed_symmetric::Prk<F>) -> Self {
-                let slot = &mut Some(prk);
-                let any = match F::ID {
-                    $(<$v as Kdf>::ID => {
-                        take_as(slot).map(|p| Self::$v(Fill::ZERO, p, Fill::ZERO))
-                    })*
+            /// The variant of the KDF `id`, holding the PRK in `slot` if its type is that
+            /// variant's ([`take_as`]).
+            #[inline(always)]
+            fn from_slot(id: u16, slot: &mut dyn core::any::Any) -> Option<Self> {
+                match id {
+                    $(<$f as Kdf>::ID => take_as(slot).map(|p| Self::$v(Fill::ZERO, p, Fill::ZERO)),)*
                     _ => None,
-                };
-                any.unwrap_or_else(|| unreachable!("every two-stage KDF has a variant"))
+                }
+            }
+
+            /// `work` on the PRK inside.
+            fn visit<W: OnPrk>(&self, work: W) -> W::Output {
+                match self {
+                    $(Self::$v(_, p, _) => work.run(p),)*
+                }
             }
         }
     };
 }
 
-any_prk!(HkdfSha256, HkdfSha384, HkdfSha512);
+suite_table!(any_prk);
+
+const _: () = assert!(core::mem::size_of::<AnyPrk>() == PRK_TOTAL);
+
+impl AnyPrk {
+    /// The variant of `F` (by its id), holding `prk` (proven by its type: `take_as`).
+    fn new<F: TwoStageKdf>(prk: typed_symmetric::Prk<F>) -> Self {
+        Self::from_slot(F::ID, &mut Some(prk))
+            .unwrap_or_else(|| unreachable!("every two-stage KDF has a variant"))
+    }
+}
 
 /// A pseudorandom key of a two-stage KDF chosen at run time by its `kdf_id`: the output of
 /// `Extract(salt, ikm)`, kept keyed for `Expand`. See [`crate::symmetric::Prk`]. Wiped on drop;
 /// `Debug` shows the KDF only.
 pub struct Prk(AnyPrk);
-
-macro_rules! with_prk {
-    ($prk:expr, $p:ident => $body:expr) => {
-        match $prk {
-            AnyPrk::HkdfSha256(_, $p, _) => $body,
-            AnyPrk::HkdfSha384(_, $p, _) => $body,
-            AnyPrk::HkdfSha512(_, $p, _) => $body,
-        }
-    };
-}
 
 impl Prk {
     /// `Extract(salt, concat(ikm))` (RFC 5869 §2.2) with the KDF `kdf_id`.
@@ -80,30 +97,34 @@ impl Prk {
     /// [`Error::UnsupportedOperation`] for a one-stage KDF (SHAKE, TurboSHAKE), which has no
     /// `Extract`; [`Error::UnsupportedSuite`] for an unknown id.
     pub fn extract(kdf_id: u16, salt: &[u8], ikm: &[&[u8]]) -> Result<Self, Error> {
-        use typed_symmetric::Prk as P;
-        Ok(Self(match kdf_id {
-            HkdfSha256::ID => AnyPrk::new(P::<HkdfSha256>::extract(salt, ikm)),
-            HkdfSha384::ID => AnyPrk::new(P::<HkdfSha384>::extract(salt, ikm)),
-            HkdfSha512::ID => AnyPrk::new(P::<HkdfSha512>::extract(salt, ikm)),
-            // The one-stage KDFs of draft-ietf-hpke-hpke have no separate Extract and Expand.
-            Shake128::ID | Shake256::ID | TurboShake128::ID | TurboShake256::ID => {
-                return Err(Error::UnsupportedOperation);
+        struct Extract<'a> {
+            salt: &'a [u8],
+            ikm: &'a [&'a [u8]],
+        }
+        impl TwoStageStep for Extract<'_> {
+            type Output = AnyPrk;
+            fn run<F: TwoStageKdf>(self) -> AnyPrk {
+                AnyPrk::new(typed_symmetric::Prk::<F>::extract(self.salt, self.ikm))
             }
-            _ => return Err(Error::UnsupportedSuite),
-        }))
+        }
+        by_two_stage_kdf(kdf_id, Extract { salt, ikm }).map(Self)
     }
 
     /// Whether `kdf_id` is a two-stage KDF this build has, which [`Prk::extract`] takes.
     pub fn supports(kdf_id: u16) -> bool {
-        matches!(kdf_id, HkdfSha256::ID | HkdfSha384::ID | HkdfSha512::ID)
+        by_two_stage_kdf(kdf_id, super::steps::Nothing).is_ok()
     }
 
     /// The KDF's id.
     pub fn kdf_id(&self) -> u16 {
-        fn id<F: TwoStageKdf>(_: &typed_symmetric::Prk<F>) -> u16 {
-            F::ID
+        struct Id;
+        impl OnPrk for Id {
+            type Output = u16;
+            fn run<F: TwoStageKdf>(self, _: &typed_symmetric::Prk<F>) -> u16 {
+                F::ID
+            }
         }
-        with_prk!(&self.0, p => id(p))
+        self.0.visit(Id)
     }
 
     /// `Expand(prk, concat(info), L)` (RFC 5869 §2.3), `L = out.len()`.
@@ -111,7 +132,17 @@ impl Prk {
     /// # Errors
     /// [`Error::InvalidLength`] if `L` exceeds 255·Nh.
     pub fn expand(&self, info: &[&[u8]], out: &mut [u8]) -> Result<(), Error> {
-        with_prk!(&self.0, p => p.expand(info, out))
+        struct Expand<'a> {
+            info: &'a [&'a [u8]],
+            out: &'a mut [u8],
+        }
+        impl OnPrk for Expand<'_> {
+            type Output = Result<(), Error>;
+            fn run<F: TwoStageKdf>(self, prk: &typed_symmetric::Prk<F>) -> Self::Output {
+                prk.expand(self.info, self.out)
+            }
+        }
+        self.0.visit(Expand { info, out })
     }
 }
 
@@ -129,63 +160,69 @@ impl fmt::Debug for Prk {
     }
 }
 
-/// The AEAD state of `aead_id`, keyed from byte slices: generated from the table's sealing
-/// AEADs, each state made in its variant.
-macro_rules! keyed_state {
-    (
-        dh_kems: [$($dk:tt)*],
-        other_kems: [$($ok:tt)*],
-        kdfs: [$($fk:tt)*],
-        sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
-    ) => {
-        /// `(Nk, Nn)` of a sealing AEAD.
-        pub(super) fn aead_sizes(aead_id: u16) -> Result<(usize, usize), Error> {
-            match aead_id {
-                $($(#[$scfg])* <$sa as Aead>::ID => Ok((
-                    <<$sa as Aead>::Nk as hybrid_array::typenum::Unsigned>::USIZE,
-                    <<$sa as Aead>::Nn as hybrid_array::typenum::Unsigned>::USIZE,
-                )),)*
-                ExportOnly::ID => Err(Error::UnsupportedOperation),
-                _ => Err(Error::UnsupportedSuite),
-            }
+/// `(Nk, Nn)` of the sealing AEAD `aead_id`.
+pub(super) fn aead_sizes(aead_id: u16) -> Result<(usize, usize), Error> {
+    struct Sizes;
+    impl SealingStep for Sizes {
+        type Output = (usize, usize);
+        fn run<A: SealingAead>(self) -> (usize, usize) {
+            use hybrid_array::typenum::Unsigned;
+            (A::Nk::USIZE, A::Nn::USIZE)
         }
-
-        #[allow(unused_variables)]
-        fn keyed(aead_id: u16, key: &[u8], base_nonce: &[u8]) -> Result<AnyAead, Error> {
-            aead_sizes(aead_id)?;
-            match aead_id {
-                $($(#[$scfg])* <$sa as Aead>::ID => {
-                    let key = hybrid_array::Array::try_from(key).map_err(|_| Error::InvalidLength)?;
-                    let key = Zeroizing::new(key);
-                    let nonce = hybrid_array::Array::try_from(base_nonce).map_err(|_| Error::InvalidLength)?;
-                    Ok(AnyAead::from_typed(crate::context::AeadState::<$sa>::new(&key, nonce)))
-                })*
-                _ => Err(Error::UnsupportedSuite),
-            }
-        }
-    };
+    }
+    by_sealing_aead(aead_id, Sizes)
 }
 
-suite_table!(keyed_state);
+/// The AEAD state of `aead_id`, keyed with `key` and `base_nonce` (RFC 9180 §5.2's key and
+/// base nonce), each of the AEAD's own length.
+fn keyed(aead_id: u16, key: &[u8], base_nonce: &[u8]) -> Result<AnyAead, Error> {
+    struct Keyed<'a> {
+        key: &'a [u8],
+        base_nonce: &'a [u8],
+    }
+    impl SealingStep for Keyed<'_> {
+        type Output = Result<AnyAead, Error>;
+        fn run<A: SealingAead>(self) -> Self::Output {
+            let key = Zeroizing::new(
+                hybrid_array::Array::try_from(self.key).map_err(|_| Error::InvalidLength)?,
+            );
+            let nonce =
+                hybrid_array::Array::try_from(self.base_nonce).map_err(|_| Error::InvalidLength)?;
+            Ok(AnyAead::from_typed(AeadState::<A>::new(&key, nonce)))
+        }
+    }
+    by_sealing_aead(aead_id, Keyed { key, base_nonce })?
+}
 
-/// The longest `Nk` and `Nn` of the sealing AEADs.
-const MAX_KEY_LEN: usize = 32;
-const MAX_NONCE_LEN: usize = 12;
-
+/// The AEAD state of `aead_id`, keyed with `key = Expand(prk, key_info, Nk)` and
+/// `base_nonce = Expand(prk, nonce_info, Nn)`, each expanded to the AEAD's own length.
 fn keyed_from_prk(
     aead_id: u16,
     prk: &Prk,
     key_info: &[u8],
     nonce_info: &[u8],
 ) -> Result<AnyAead, Error> {
-    let (nk, nn) = aead_sizes(aead_id)?;
-    let mut key = Zeroizing::new([0u8; MAX_KEY_LEN]);
-    let mut nonce = [0u8; MAX_NONCE_LEN];
-    let key = key.get_mut(..nk).ok_or(Error::UnsupportedSuite)?;
-    let nonce = nonce.get_mut(..nn).ok_or(Error::UnsupportedSuite)?;
-    prk.expand(&[key_info], key)?;
-    prk.expand(&[nonce_info], nonce)?;
-    keyed(aead_id, key, nonce)
+    struct FromPrk<'a> {
+        prk: &'a Prk,
+        key_info: &'a [u8],
+        nonce_info: &'a [u8],
+    }
+    impl SealingStep for FromPrk<'_> {
+        type Output = Result<AnyAead, Error>;
+        fn run<A: SealingAead>(self) -> Self::Output {
+            let mut key = Zeroizing::new(hybrid_array::Array::<u8, A::Nk>::default());
+            let mut nonce = hybrid_array::Array::<u8, A::Nn>::default();
+            self.prk.expand(&[self.key_info], &mut key)?;
+            self.prk.expand(&[self.nonce_info], &mut nonce)?;
+            Ok(AnyAead::from_typed(AeadState::<A>::new(&key, nonce)))
+        }
+    }
+    let from_prk = FromPrk {
+        prk,
+        key_info,
+        nonce_info,
+    };
+    by_sealing_aead(aead_id, from_prk)?
 }
 
 /// The sealing side of an AEAD chosen at run time by its `aead_id`, keyed once, with RFC 9180
@@ -211,7 +248,7 @@ macro_rules! common {
 
             /// Whether `aead_id` is a sealing AEAD this build has, which [`Self::new`] takes.
             pub fn supports(aead_id: u16) -> bool {
-                aead_sizes(aead_id).is_ok()
+                by_sealing_aead(aead_id, super::steps::Nothing).is_ok()
             }
 
             /// The AEAD's id.

@@ -28,10 +28,14 @@ macro_rules! suite_table {
                 #[cfg(all(feature = "pq", feature = "nist"))] MlKem1024P384: crate::kem::MlKem1024P384,
                 #[cfg(all(feature = "pq", feature = "x25519"))] XWing: crate::kem::XWing,
             ],
-            kdfs: [
+            // HKDF: `Extract` and `Expand` (`kdf::TwoStageKdf`), which `suite::Prk` offers too.
+            two_stage_kdfs: [
                 HkdfSha256: crate::kdf::HkdfSha256,
                 HkdfSha384: crate::kdf::HkdfSha384,
                 HkdfSha512: crate::kdf::HkdfSha512,
+            ],
+            // draft-ietf-hpke-hpke's `LabeledDerive` KDFs.
+            one_stage_kdfs: [
                 Shake128: crate::kdf::Shake128,
                 Shake256: crate::kdf::Shake256,
                 TurboShake128: crate::kdf::TurboShake128,

@@ -60,24 +60,25 @@ macro_rules! dispatchers {
     (
         dh_kems: [$($(#[$dcfg:meta])* $dv:ident: $dk:ty),* $(,)?],
         other_kems: [$($(#[$ocfg:meta])* $ov:ident: $ok:ty),* $(,)?],
-        kdfs: [$($fv:ident: $f:ty),* $(,)?],
+        two_stage_kdfs: [$($fv:ident: $f:ty),* $(,)?],
+        one_stage_kdfs: [$($f1v:ident: $f1:ty),* $(,)?],
         sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
     ) => {
         dispatcher!(dispatch_all, Visitor, Kem,
             kems: [$($(#[$dcfg])* $dk,)* $($(#[$ocfg])* $ok,)*],
-            kdfs: [$($f,)*],
+            kdfs: [$($f,)* $($f1,)*],
             aeads: [$($(#[$scfg])* $sa,)* ExportOnly]);
         dispatcher!(dispatch_sealing, SealingVisitor, Kem,
             kems: [$($(#[$dcfg])* $dk,)* $($(#[$ocfg])* $ok,)*],
-            kdfs: [$($f,)*],
+            kdfs: [$($f,)* $($f1,)*],
             aeads: [$($(#[$scfg])* $sa,)*]);
         dispatcher!(dispatch_auth, AuthVisitor, AuthKem,
             kems: [$($(#[$dcfg])* $dk,)*],
-            kdfs: [$($f,)*],
+            kdfs: [$($f,)* $($f1,)*],
             aeads: [$($(#[$scfg])* $sa,)* ExportOnly]);
         dispatcher!(dispatch_auth_sealing, AuthSealingVisitor, AuthKem,
             kems: [$($(#[$dcfg])* $dk,)*],
-            kdfs: [$($f,)*],
+            kdfs: [$($f,)* $($f1,)*],
             aeads: [$($(#[$scfg])* $sa,)*]);
 
         /// Whether this build has the KEM, the KDF and the AEAD.
@@ -89,6 +90,7 @@ macro_rules! dispatchers {
             };
             let kdf = match kdf_id {
                 $(<$f as Kdf>::ID => true,)*
+                $(<$f1 as Kdf>::ID => true,)*
                 _ => false,
             };
             let aead = match aead_id {
