@@ -3,7 +3,8 @@
 /// The implementation behind X25519, the NIST curves and the AEADs in this build, on this CPU
 /// ([`backend`]). Every backend gives the same outputs and the same errors for the same inputs
 /// (seeded generators included); they differ in speed, in what they need to build, and in what
-/// they run on. The README's "Which configuration" compares them.
+/// they run on. The README's "Backends and features" compares them; `BENCHMARKS.md` measures
+/// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
@@ -11,14 +12,21 @@ pub enum Backend {
     /// ChaCha20-Poly1305. Also what a `graviola` build runs on a CPU graviola does not support.
     RustCrypto,
     /// aws-lc-rs (feature `aws-lc-rs`): X25519, P-256, P-384, P-521 and the AEADs. With both
-    /// backend features on, this one.
+    /// backend features on, this one. Given `OsRng`, a NIST key (`generate`, and the ephemeral
+    /// key of every encapsulation) comes from aws-lc's own key generation, which is seeded from
+    /// the operating system as `OsRng` is; any other generator is drawn from, so a seeded one
+    /// gives the same keys as on every backend. The opens into a caller's buffer stay on the
+    /// pure-Rust AEADs: aws-lc decrypts before it checks the tag, and those calls promise to leave
+    /// the buffer as it was on a bad tag. A KEM step makes aws-lc-rs's own heap allocations.
     AwsLcRs,
     /// graviola (feature `graviola`, on a CPU with the instructions it needs): X25519 and P-256
     /// public keys and Diffie-Hellman, P-384 Diffie-Hellman, AES-GCM and ChaCha20-Poly1305.
     /// X25519 against a prepared key stays on curve25519-dalek's table and P-384 public keys on
     /// RustCrypto's precomputed tables (both measured faster), P-521 on RustCrypto (graviola has
     /// none), and the opens into a caller's buffer on RustCrypto's AEADs (graviola clears the
-    /// buffer on a bad tag; those calls promise to leave it as it was).
+    /// buffer on a bad tag; those calls promise to leave it as it was). Debug builds of graviola
+    /// read an environment variable on every call (its test switch): set
+    /// `[profile.dev.package.graviola] debug-assertions = false` if that matters to yours.
     Graviola,
 }
 

@@ -142,8 +142,9 @@ mod prepared_key {
     ///   half is already expanded when the public key is parsed.
     /// - **X448, ML-KEM**: nothing to precompute; the prepared key behaves as the plain one.
     ///
-    /// Building the table costs about as much as a few dozen encapsulations (the README gives
-    /// the measured break-even); prepare a key that will be encapsulated to many times.
+    /// Building the table costs a number of encapsulations that depends on the KEM (`BENCHMARKS.md`,
+    /// "Prepared recipient keys", measures the break-even); prepare a key that will be
+    /// encapsulated to many times.
     ///
     /// ```
     /// # #[cfg(all(feature = "x25519", feature = "chacha20poly1305", feature = "getrandom"))] {
