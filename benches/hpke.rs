@@ -10,11 +10,8 @@ use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::Hpke;
 use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, SealingAead};
 use typed_hpke::kdf::{HkdfSha256, Kdf, Shake256};
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
+use typed_hpke::kem::{DhKemP256HkdfSha256, DhKemX25519HkdfSha256, Kem, MlKem768, XWing};
+use typed_hpke::suite::{AnyKem, KemVisitor};
 use typed_hpke_measure::criterion::{
     BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
@@ -92,19 +89,18 @@ fn bench_suite<K: Kem, F: Kdf, A: SealingAead>(c: &mut Criterion, name: &str) {
     g.finish();
 }
 
+/// Every KEM of the library (`AnyKem::all`), named by its id.
 fn kems(c: &mut Criterion) {
-    bench_kem::<DhKemX25519HkdfSha256>(c, "x25519");
-    bench_kem::<DhKemX448HkdfSha512>(c, "x448");
-    bench_kem::<DhKemP256HkdfSha256>(c, "p256");
-    bench_kem::<DhKemP384HkdfSha384>(c, "p384");
-    bench_kem::<DhKemP521HkdfSha512>(c, "p521");
-    bench_kem::<DhKemSecp256k1HkdfSha256>(c, "k256");
-    bench_kem::<MlKem512>(c, "mlkem512");
-    bench_kem::<MlKem768>(c, "mlkem768");
-    bench_kem::<MlKem1024>(c, "mlkem1024");
-    bench_kem::<XWing>(c, "xwing");
-    bench_kem::<MlKem768P256>(c, "mlkem768_p256");
-    bench_kem::<MlKem1024P384>(c, "mlkem1024_p384");
+    struct Bench<'a>(&'a mut Criterion, String);
+    impl KemVisitor for Bench<'_> {
+        type Output = ();
+        fn visit<K: Kem>(self) {
+            bench_kem::<K>(self.0, &self.1);
+        }
+    }
+    for kem in AnyKem::all() {
+        kem.visit(Bench(c, format!("{:#06x}", kem.id())));
+    }
 }
 
 /// X-Wing decapsulation next to what it is made of: the floor (ML-KEM-768 decapsulation with

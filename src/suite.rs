@@ -200,7 +200,50 @@ pub trait AuthSealingVisitor {
     fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) -> Self::Output;
 }
 
+/// Code generic over a KEM, for [`AnyKem::visit`]. Every KEM qualifies.
+pub trait KemVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the KEM's type.
+    fn visit<K: Kem>(self) -> Self::Output;
+}
+
+/// Code that uses authenticated encapsulation, for [`AnyKem::visit_auth`]: the DH-KEMs only.
+pub trait AuthKemVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the KEM's type.
+    fn visit<K: AuthKem>(self) -> Self::Output;
+}
+
+impl<V: KemVisitor> steps::KemStep for V {
+    type Output = V::Output;
+    fn run<K: Kem>(self) -> V::Output {
+        self.visit::<K>()
+    }
+}
+
+impl<V: AuthKemVisitor> steps::AuthKemStep for V {
+    type Output = V::Output;
+    fn run<K: AuthKem>(self) -> V::Output {
+        self.visit::<K>()
+    }
+}
+
 impl Suite {
+    /// Every suite this build has: each KEM with each KDF and each AEAD (ExportOnly included),
+    /// in the order of [`AnyKem::all`], then the KDFs', then the AEADs'. For tests and tools
+    /// that cover every suite without a list of their own.
+    pub fn all() -> impl Iterator<Item = Self> {
+        steps::KEM_IDS.iter().flat_map(|&kem| {
+            steps::KDF_IDS.iter().flat_map(move |&kdf| {
+                steps::AEAD_IDS
+                    .iter()
+                    .map(move |&aead| Self { kem, kdf, aead })
+            })
+        })
+    }
+
     /// The suite with these ids (RFC 9180 §7 and draft-ietf-hpke-pq registries).
     ///
     /// # Errors
@@ -415,6 +458,25 @@ impl AnyKem {
     pub fn new(kem_id: u16) -> Result<Self, Error> {
         steps::by_kem(kem_id, steps::Nothing)?;
         Ok(Self { id: kem_id })
+    }
+
+    /// Every KEM this build has: the DH-KEMs (which have the Auth modes) first, in the order of
+    /// their ids, then ML-KEM and the hybrids.
+    pub fn all() -> impl Iterator<Item = Self> {
+        steps::KEM_IDS.iter().map(|&id| Self { id })
+    }
+
+    /// Runs `v.visit::<K>()` with this KEM's type.
+    pub fn visit<V: KemVisitor>(&self, v: V) -> V::Output {
+        steps::by_kem(self.id, v).unwrap_or_else(|_| unreachable!("an AnyKem's id is the build's"))
+    }
+
+    /// Runs `v.visit::<K>()` with this KEM's type, if it has authenticated encapsulation.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedOperation`] for a KEM without it (ML-KEM and the hybrids).
+    pub fn visit_auth<V: AuthKemVisitor>(&self, v: V) -> Result<V::Output, Error> {
+        steps::by_auth_kem(self.id, v)
     }
 
     /// The KEM of a key, whose id is one this build has.

@@ -1,5 +1,9 @@
 //! Key types: what a user can and cannot see or do with them.
 
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
+
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::hybrid_array::typenum::Unsigned;
@@ -54,14 +58,7 @@ fn key_behaviour<K: Kem>() {
 
 #[test]
 fn keys_redact_compare_and_round_trip() {
-    key_behaviour::<DhKemX25519HkdfSha256>();
-    key_behaviour::<DhKemX448HkdfSha512>();
-    key_behaviour::<DhKemP256HkdfSha256>();
-    key_behaviour::<DhKemP521HkdfSha512>();
-    key_behaviour::<DhKemSecp256k1HkdfSha256>();
-    key_behaviour::<MlKem768>();
-    key_behaviour::<XWing>();
-    key_behaviour::<MlKem1024P384>();
+    for_each_kem!(key_behaviour);
 }
 
 #[test]
@@ -298,10 +295,6 @@ fn x25519_and_x448_private_keys_serialize_as_given() {
         k[55] |= 128;
     });
 }
-
-#[macro_use]
-#[path = "util/kems.rs"]
-mod kems;
 
 /// `PrivateKey::from_bytes_and_public` and its runtime form (and the runtime key pairs made
 /// straight into bytes, `derive_key_pair_bytes` / `generate_key_pair_bytes`): with the key's own public key it

@@ -1,5 +1,9 @@
 //! Bad input of every kind: each must be an `Error`, never a panic, never a silent success.
 
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
+
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
 use typed_hpke::aead::{Aes128Gcm, ChaCha20Poly1305, ExportOnly};
@@ -58,18 +62,7 @@ fn wrong_lengths<K: Kem>() {
 
 #[test]
 fn every_parser_rejects_wrong_lengths() {
-    wrong_lengths::<DhKemX25519HkdfSha256>();
-    wrong_lengths::<DhKemX448HkdfSha512>();
-    wrong_lengths::<DhKemP256HkdfSha256>();
-    wrong_lengths::<DhKemP384HkdfSha384>();
-    wrong_lengths::<DhKemP521HkdfSha512>();
-    wrong_lengths::<DhKemSecp256k1HkdfSha256>();
-    wrong_lengths::<MlKem512>();
-    wrong_lengths::<MlKem768>();
-    wrong_lengths::<MlKem1024>();
-    wrong_lengths::<XWing>();
-    wrong_lengths::<MlKem768P256>();
-    wrong_lengths::<MlKem1024P384>();
+    for_each_kem!(wrong_lengths);
 }
 
 /// Off-curve points, the identity, compressed and hybrid SEC1 forms: all rejected as public

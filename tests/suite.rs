@@ -8,6 +8,9 @@
 mod maybe_auth;
 #[path = "util/modes.rs"]
 mod modes;
+#[macro_use]
+#[path = "util/kems.rs"]
+mod kems;
 
 use modes::{Mode, OurAead, Ours};
 use std::marker::PhantomData;
@@ -19,11 +22,7 @@ use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
+use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem};
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};
 
@@ -469,28 +468,10 @@ fn kem<K: Ours>() {
     }
 }
 
-macro_rules! matrix {
-    ($($name:ident => $k:ty),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            kem::<$k>();
-        }
-    )*};
-}
-
-matrix! {
-    x25519 => DhKemX25519HkdfSha256,
-    x448 => DhKemX448HkdfSha512,
-    p256 => DhKemP256HkdfSha256,
-    p384 => DhKemP384HkdfSha384,
-    p521 => DhKemP521HkdfSha512,
-    secp256k1 => DhKemSecp256k1HkdfSha256,
-    mlkem512 => MlKem512,
-    mlkem768 => MlKem768,
-    mlkem1024 => MlKem1024,
-    xwing => XWing,
-    mlkem768_p256 => MlKem768P256,
-    mlkem1024_p384 => MlKem1024P384,
+/// The 28 (KDF, AEAD) cells of every KEM of the library (`AnyKem::all`).
+#[test]
+fn every_kem() {
+    for_each_kem!(kem);
 }
 
 #[test]
@@ -724,5 +705,55 @@ fn wrong_kem_and_garbage_keys_are_errors() {
         assert_eq!(r.sequence_number(), 0);
         r.open_in_place_detached(AAD, &mut buf, &tag).unwrap();
         assert_eq!(&buf, b"message");
+    }
+}
+
+/// `AnyKem::all` and `Suite::all`, the lists the tests above and the other crates of the
+/// workspace take their matrix from, are exactly what `AnyKem::new` and `Suite::new` accept:
+/// each id once, the KEMs in the order of their ids; `visit_auth` exactly where `supports_auth`.
+#[test]
+fn all_is_every_supported_id_once() {
+    let kems: Vec<u16> = suite::AnyKem::all().map(|k| k.id()).collect();
+    let accepted: Vec<u16> = (0..=u16::MAX)
+        .filter(|&id| suite::AnyKem::new(id).is_ok())
+        .collect();
+    assert_eq!(kems, accepted);
+    let x25519 = DhKemX25519HkdfSha256::ID;
+    let kdfs = (0..=u16::MAX)
+        .filter(|&id| Suite::new(x25519, id, 0xffff).is_ok())
+        .count();
+    let aeads = (0..=u16::MAX)
+        .filter(|&id| Suite::new(x25519, 0x0001, id).is_ok())
+        .count();
+    let suites: Vec<Suite> = Suite::all().collect();
+    assert_eq!(suites.len(), kems.len() * kdfs * aeads);
+    let distinct: std::collections::HashSet<Suite> = suites.iter().copied().collect();
+    assert_eq!(distinct.len(), suites.len());
+    for suite in suites {
+        assert_eq!(
+            Suite::new(suite.kem_id(), suite.kdf_id(), suite.aead_id()),
+            Ok(suite)
+        );
+    }
+
+    struct Id;
+    impl suite::KemVisitor for Id {
+        type Output = u16;
+        fn visit<K: Kem>(self) -> u16 {
+            K::ID
+        }
+    }
+    impl suite::AuthKemVisitor for Id {
+        type Output = u16;
+        fn visit<K: typed_hpke::kem::AuthKem>(self) -> u16 {
+            K::ID
+        }
+    }
+    for kem in suite::AnyKem::all() {
+        assert_eq!(kem.visit(Id), kem.id());
+        match kem.visit_auth(Id) {
+            Ok(id) => assert!(id == kem.id() && kem.supports_auth()),
+            Err(e) => assert!(e == Error::UnsupportedOperation && !kem.supports_auth()),
+        }
     }
 }

@@ -1,29 +1,42 @@
-//! Every KEM of the crate, for tests that run one generic function over all of them.
+//! Every KEM of the build, for tests that run one generic function over all of them: the
+//! library's own list (`suite::AnyKem::all`), not a copy of it.
 
-/// Calls `$f::<K>()` for each of the six DH-KEMs, the KEMs with the authenticated modes.
+/// Calls `$f::<K>()` for each DH-KEM of the build, the KEMs with the authenticated modes.
 #[allow(unused_macros)]
 macro_rules! for_each_dh_kem {
     ($f:ident) => {{
-        use typed_hpke::kem::*;
-        $f::<DhKemX25519HkdfSha256>();
-        $f::<DhKemX448HkdfSha512>();
-        $f::<DhKemP256HkdfSha256>();
-        $f::<DhKemP384HkdfSha384>();
-        $f::<DhKemP521HkdfSha512>();
-        $f::<DhKemSecp256k1HkdfSha256>();
+        struct Each;
+        impl typed_hpke::suite::AuthKemVisitor for Each {
+            type Output = ();
+            fn visit<K: typed_hpke::kem::AuthKem>(self) {
+                $f::<K>();
+            }
+        }
+        let mut count = 0;
+        for kem in typed_hpke::suite::AnyKem::all().filter(|k| k.supports_auth()) {
+            kem.visit_auth(Each).unwrap();
+            count += 1;
+        }
+        assert!(count > 0, "no DH-KEM in this build");
     }};
 }
 
-/// Calls `$f::<K>()` for each of the twelve KEMs, in `kem_id` order of family.
+/// Calls `$f::<K>()` for each KEM of the build, in the order of `AnyKem::all`.
+#[allow(unused_macros)]
 macro_rules! for_each_kem {
     ($f:ident) => {{
-        for_each_dh_kem!($f);
-        use typed_hpke::kem::*;
-        $f::<MlKem512>();
-        $f::<MlKem768>();
-        $f::<MlKem1024>();
-        $f::<XWing>();
-        $f::<MlKem768P256>();
-        $f::<MlKem1024P384>();
+        struct Each;
+        impl typed_hpke::suite::KemVisitor for Each {
+            type Output = ();
+            fn visit<K: typed_hpke::kem::Kem>(self) {
+                $f::<K>();
+            }
+        }
+        let mut count = 0;
+        for kem in typed_hpke::suite::AnyKem::all() {
+            kem.visit(Each);
+            count += 1;
+        }
+        assert!(count > 0, "no KEM in this build");
     }};
 }

@@ -96,7 +96,7 @@ fn is_kem_row(op: Op) -> bool {
 /// the row's mode needs authentication the KEM lacks.
 pub fn fixture<K: MaybeAuth, F: Kdf, A: SealingAead>(row: &Row) -> Option<Fixture> {
     let mode = row.mode();
-    if mode.auth() && !K::AUTH {
+    if mode.auth() && !K::auth() {
         return None;
     }
     let ((sk, pk), (sk_s, pk_s)) = keys::<K>(row);

@@ -6,27 +6,12 @@ use std::convert::Infallible;
 
 use typed_hpke_ohttp::rand_core::{TryCryptoRng, TryRng};
 
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
-    MlKem1024P384, XWing,
-};
-
-/// Every KEM typed-hpke has, by id.
-pub const KEMS: [u16; 12] = [
-    DhKemX25519HkdfSha256::ID,
-    DhKemX448HkdfSha512::ID,
-    DhKemP256HkdfSha256::ID,
-    DhKemP384HkdfSha384::ID,
-    DhKemP521HkdfSha512::ID,
-    DhKemSecp256k1HkdfSha256::ID,
-    MlKem512::ID,
-    MlKem768::ID,
-    MlKem1024::ID,
-    XWing::ID,
-    MlKem768P256::ID,
-    MlKem1024P384::ID,
-];
+/// Every KEM typed-hpke has, by id: the library's list (`AnyKem::all`).
+pub fn kems() -> Vec<u16> {
+    typed_hpke::suite::AnyKem::all()
+        .map(|kem| kem.id())
+        .collect()
+}
 
 /// A generator that hands out the bytes it was given, in order, and fails the test if asked
 /// for more: a published ephemeral key or response nonce, replayed.
