@@ -144,6 +144,11 @@ def main():
         return
     with open(MANIFEST) as f:
         original = f.read()
+    # The iterations rewrite the manifest, and cargo the lockfile after it: `--check` puts both
+    # back as they were.
+    lockfile = os.path.join(ROOT, "Cargo.lock")
+    with open(lockfile) as f:
+        original_lock = f.read()
     head = original.split(MARKER)[0]
     listed = {}
     try:
@@ -170,6 +175,8 @@ def main():
         if "--check" in sys.argv:
             with open(MANIFEST, "w") as f:
                 f.write(original)
+            with open(lockfile, "w") as f:
+                f.write(original_lock)
     if "--check" in sys.argv and result != original:
         sys.exit("unify/Cargo.toml is not current: run python3 unify/generate.py")
 
