@@ -10,7 +10,7 @@ use hybrid_array::{Array, ArraySize};
 #[cfg(feature = "aes-gcm")]
 mod aes_gcm;
 #[cfg(feature = "chacha20poly1305")]
-mod chacha20poly1305;
+pub(crate) mod chacha20poly1305;
 mod export_only;
 
 #[cfg(feature = "aes-gcm")]
@@ -227,33 +227,21 @@ macro_rules! aws_alg {
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
 pub(crate) use aws_alg;
 
+// The keyed AEAD state of the backend in use (`crate::backend`).
 #[cfg(all(
     feature = "aws-lc-rs",
     any(feature = "aes-gcm", feature = "chacha20poly1305")
 ))]
-mod aws_lc;
-#[cfg(all(
-    feature = "aws-lc-rs",
-    any(feature = "aes-gcm", feature = "chacha20poly1305")
-))]
-pub use self::aws_lc::Keyed;
+pub use crate::backend::aws_lc::aead::Keyed;
 #[cfg(all(
     feature = "graviola",
     not(feature = "aws-lc-rs"),
     any(feature = "aes-gcm", feature = "chacha20poly1305")
 ))]
-mod graviola;
-#[cfg(all(
-    feature = "graviola",
-    not(feature = "aws-lc-rs"),
-    any(feature = "aes-gcm", feature = "chacha20poly1305")
-))]
-pub use self::graviola::Keyed;
-#[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
-mod rustcrypto;
+pub use crate::backend::graviola::aead::Keyed;
 #[cfg(all(
     not(feature = "aws-lc-rs"),
     not(feature = "graviola"),
     any(feature = "aes-gcm", feature = "chacha20poly1305")
 ))]
-pub use self::rustcrypto::Keyed;
+pub use crate::backend::rustcrypto::aead::Keyed;

@@ -59,49 +59,34 @@ compile_error!(
      build for this target without the feature"
 );
 
-/// The graviola backend's CPU check (feature `graviola`, without `aws-lc-rs`).
-///
-/// graviola asserts on entry to every function that the CPU has the instructions it uses, and
-/// panics if not. Every graviola call in this crate is therefore behind [`available`], which
-/// asks graviola's own `is_cpu_supported` first, once, and sends the call to the pure-Rust code
-/// when it says no: a `graviola` build runs everywhere its target runs, on graviola where it
-/// can. Asking graviola, rather than keeping a copy of its list, means a graviola release that
-/// needs another instruction cannot make this crate call it on a CPU without it (the list was
-/// copied once, with the dependency pinned to keep it true).
+// The backends' code, one folder each: what a backend feature touches is what its folder holds.
+// The algorithms (`kem/`, `aead/`) call into them; the engine traits stay the one door.
+
+/// aws-lc-rs (feature `aws-lc-rs`): X25519 and the NIST curves' keys and Diffie-Hellman, the AEADs.
+#[cfg(all(
+    feature = "aws-lc-rs",
+    any(
+        feature = "x25519",
+        feature = "nist",
+        feature = "aes-gcm",
+        feature = "chacha20poly1305"
+    )
+))]
+pub(crate) mod aws_lc;
+/// graviola (feature `graviola`, without `aws-lc-rs`): its CPU check, X25519, P-256 and P-384,
+/// the AEADs.
 #[cfg(all(feature = "graviola", not(feature = "aws-lc-rs")))]
-pub(crate) mod graviola {
-    use std::sync::LazyLock;
-
-    /// Whether the CPU has everything graviola requires, as graviola says, checked once.
-    /// (valgrind does not report ADX, valgrind bug 494162, though it runs the instructions:
-    /// graviola built with `VALGRIND_BUG_494162` set skips that requirement, as `ct/run`
-    /// builds it.)
-    static SUPPORTED: LazyLock<bool> = LazyLock::new(::graviola::util::is_cpu_supported);
-
-    /// Whether graviola may be called: the CPU supports it (and, in this crate's unit tests,
-    /// the test has not asked for the fallback with [`without`]).
-    pub(crate) fn available() -> bool {
-        #[cfg(test)]
-        if FALLBACK.with(core::cell::Cell::get) {
-            return false;
-        }
-        *SUPPORTED
-    }
-
-    #[cfg(test)]
-    std::thread_local! {
-        static FALLBACK: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-    }
-
-    /// Runs `f` on this thread as on a CPU without graviola's instructions (unit tests only).
-    #[cfg(test)]
-    pub(crate) fn without<T>(f: impl FnOnce() -> T) -> T {
-        FALLBACK.with(|c| c.set(true));
-        let out = f();
-        FALLBACK.with(|c| c.set(false));
-        out
-    }
-}
+pub(crate) mod graviola;
+/// libcrux: ML-KEM, alone and in the hybrids (feature `pq`).
+#[cfg(feature = "pq")]
+pub(crate) mod libcrux;
+/// The pure-Rust default: RustCrypto's AEAD states, and X25519 on curve25519-dalek.
+#[cfg(any(
+    feature = "aes-gcm",
+    feature = "chacha20poly1305",
+    all(feature = "x25519", not(feature = "aws-lc-rs"))
+))]
+pub(crate) mod rustcrypto;
 
 /// graviola against the pure-Rust code it stands in for, in one build: every public key, `DH`
 /// (plain and prepared) and AEAD output must be the same whether graviola or the fallback
@@ -256,7 +241,7 @@ mod tests {
                 without(|| A::Engine::new_cipher(&key)),
             );
             // The first length takes an AES-GCM context past the 16 KiB before which it runs
-            // RustCrypto's cipher (`aead::graviola::AES_GCM_GRAVIOLA_FROM`): every later
+            // RustCrypto's cipher (`backend::graviola::aead::AES_GCM_GRAVIOLA_FROM`): every later
             // operation of `fast` is graviola's.
             for len in [20_000usize, 0, 1, 15, 16, 17, 64, 255, 1024, 4099] {
                 let pt: std::vec::Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();

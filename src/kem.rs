@@ -17,29 +17,23 @@ use crate::util::Hex;
 
 use crate::Error;
 
-#[cfg(all(feature = "aws-lc-rs", any(feature = "x25519", feature = "nist")))]
-mod aws_lc;
-#[cfg(all(feature = "graviola", not(feature = "aws-lc-rs"), feature = "nist"))]
-mod graviola;
 #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
-pub(crate) use self::aws_lc::is_os_rng;
-mod dhkem;
+pub(crate) use crate::backend::aws_lc::dh::is_os_rng;
+pub(crate) mod dhkem;
 mod held;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 mod hybrid;
 #[cfg(feature = "secp256k1")]
 mod k256;
 #[cfg(feature = "pq")]
-mod libcrux;
-#[cfg(feature = "pq")]
 mod ml_kem;
 #[cfg(feature = "nist")]
 mod nist;
 mod prepared;
 #[cfg(any(feature = "nist", feature = "secp256k1"))]
-mod weierstrass;
+pub(crate) mod weierstrass;
 #[cfg(feature = "x25519")]
-mod x25519;
+pub(crate) mod x25519;
 #[cfg(feature = "x448")]
 mod x448;
 
@@ -78,7 +72,7 @@ pub use self::x25519::{DhKemX25519HkdfSha256, X25519};
 /// [`crate::hazmat::force_portable_ml_kem`].
 #[cfg(all(feature = "hazmat", feature = "pq"))]
 pub(crate) fn libcrux_force_portable(on: bool) {
-    libcrux::FORCE_PORTABLE.store(on, core::sync::atomic::Ordering::Relaxed);
+    crate::backend::libcrux::FORCE_PORTABLE.store(on, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// A key encapsulation mechanism (RFC 9180 §4).

@@ -16,14 +16,15 @@ extern crate std;
 // the runtime API, which converts typed values into its enums on its own side.
 
 // Shared by every layer, and importing none of them.
-mod backend;
 mod declassify; // marks where a secret-dependent value may become public (the ct/ harness)
 mod error; // `Error`, the one error type
 mod layout; // layouts without padding for the values that hold secrets
-mod util; // the RFC 9180 suite ids, hex for `Debug` // which backend computes the primitives: `backend()`, graviola's CPU check
+mod util; // the RFC 9180 suite ids, hex for `Debug`
 
-// Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door.
+// Primitives: the KEMs, KDFs and AEADs, and the sealed engine traits that are their only door;
+// the backends that compute them, one folder each (`backend/`), and which one runs (`backend()`).
 pub mod aead;
+mod backend;
 pub mod kdf;
 // A build without any KEM has the runtime layer's key enums without variants, and what only
 // the KEMs call (the key helpers, the steps' KEM dispatch) without callers.

@@ -131,7 +131,7 @@ pub use crate::serde_impls::WithKemId;
 enum Rng<'a> {
     Dyn(&'a mut dyn CryptoRng),
     /// [`crate::OsRng`], kept as its own type under aws-lc-rs: given it, the NIST curves let
-    /// aws-lc make the ephemeral key (`kem::aws_lc::is_os_rng`), which a `dyn` would hide.
+    /// aws-lc make the ephemeral key (`backend::aws_lc::dh::is_os_rng`), which a `dyn` would hide.
     #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
     Os,
 }

@@ -73,7 +73,7 @@ fn at_most<T>(what: &str, bound: usize, f: impl FnOnce() -> T) -> T {
 
 /// The allocations keying graviola's cipher may make, which an AES-GCM context does when it has
 /// handled 16 KiB: one under the graviola backend, whose AES-GCM key is boxed
-/// (src/aead/graviola.rs says why); none otherwise, and never at setup.
+/// (src/backend/graviola/aead.rs says why); none otherwise, and never at setup.
 fn graviola_keying(aead_id: u16) -> usize {
     usize::from(typed_hpke::backend() == typed_hpke::Backend::Graviola && matches!(aead_id, 1 | 2))
 }

@@ -211,7 +211,7 @@ mod kems {
 
     use super::{MlKemPrivateKey, MlKemPublicKey, derive_seed};
     use crate::Error;
-    use crate::kem::libcrux::{Implementation, mlkem512, mlkem768, mlkem1024};
+    use crate::backend::libcrux::{Implementation, mlkem512, mlkem768, mlkem1024};
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
 
     ml_kem!(

@@ -2,9 +2,9 @@
 //! DHKEM(P-521, HKDF-SHA512) 0x0012 (RFC 9180 §7.1).
 //!
 //! The pure-Rust backend is the generic Weierstrass one (`super::weierstrass`). With the feature
-//! `aws-lc-rs` the three curves run on aws-lc-rs instead (`super::aws_lc`), with the same
+//! `aws-lc-rs` the three curves run on aws-lc-rs instead (`crate::backend::aws_lc::dh`), with the same
 //! sampling, derivation and validation code in front of it. With the feature `graviola`,
-//! P-256's and P-384's multiplications run on graviola (`super::graviola`) inside the generic
+//! P-256's and P-384's multiplications run on graviola (`crate::backend::graviola::nist`) inside the generic
 //! backend, which keeps everything else.
 
 use hybrid_array::typenum::{U32, U48, U64};
@@ -26,14 +26,14 @@ macro_rules! backend {
 }
 
 /// The assembly backend of a curve: graviola's P-256 and P-384 under the `graviola` feature
-/// (`super::graviola`), RustCrypto's arithmetic alone otherwise and for P-521.
+/// (`crate::backend::graviola::nist`), RustCrypto's arithmetic alone otherwise and for P-521.
 #[cfg(all(not(feature = "aws-lc-rs"), feature = "graviola"))]
 macro_rules! accel {
     (ECDH_P256) => {
-        super::graviola::P256
+        crate::backend::graviola::nist::P256
     };
     (ECDH_P384) => {
-        super::graviola::P384
+        crate::backend::graviola::nist::P384
     };
     ($alg:ident) => {
         super::weierstrass::Portable
@@ -50,7 +50,7 @@ macro_rules! accel {
 /// point. The candidates are drawn, derived and range-checked by the same functions as the
 /// pure-Rust backend's, with RustCrypto's constant-time check against the group order, and only
 /// then imported (except that for [`crate::OsRng`] aws-lc generates the key, which is then
-/// range-checked the same way: `aws_lc::is_os_rng`); points are checked for the uncompressed
+/// range-checked the same way: `backend::aws_lc::dh::is_os_rng`); points are checked for the uncompressed
 /// encoding here before aws-lc checks that they lie on the curve. There is no prepared table:
 /// on these curves aws-lc's variable-base multiplication was measured faster than this crate's
 /// table over RustCrypto arithmetic, so a prepared key multiplies as a plain one does.
@@ -63,10 +63,12 @@ macro_rules! backend {
             use subtle::Choice;
             use zeroize::Zeroizing;
 
-            use super::aws_lc::{Point, Scalar, generate_in_range, import_in_range, is_os_rng};
             use super::dhkem::DhGroup;
             use super::weierstrass::{derive_scalar, is_uncompressed, sample_scalar};
             use crate::Error;
+            use crate::backend::aws_lc::dh::{
+                Point, Scalar, generate_in_range, import_in_range, is_os_rng,
+            };
 
             type NSk = elliptic_curve::FieldBytesSize<$curve>;
             type NPk = elliptic_curve::sec1::UncompressedPointSize<$curve>;
@@ -89,7 +91,7 @@ macro_rules! backend {
                     rng: &mut R,
                 ) -> Option<Scalar<NSk>> {
                     // The operating system's generator lets aws-lc make the key itself, in one
-                    // base-point multiplication instead of two (`aws_lc::is_os_rng`).
+                    // base-point multiplication instead of two (`backend::aws_lc::dh::is_os_rng`).
                     if is_os_rng::<R>() {
                         return generate_in_range::<$curve>(&aws_lc_rs::agreement::$alg);
                     }

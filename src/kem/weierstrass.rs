@@ -65,6 +65,10 @@ pub trait Accel<C: CurveArithmetic> {
 /// No assembly backend: RustCrypto's arithmetic computes everything.
 #[doc(hidden)]
 #[derive(Debug)]
+#[cfg_attr(
+    all(feature = "aws-lc-rs", not(feature = "secp256k1")),
+    allow(dead_code, unreachable_pub, reason = "aws-lc computes the NIST curves")
+)]
 pub struct Portable;
 
 impl<C: CurveArithmetic> Accel<C> for Portable {

@@ -15,7 +15,10 @@
 //! message over the AEAD's limit reaches this file, refused for every backend alike where every
 //! seal and open passes (`crate::context::AeadState::with_next_nonce`).
 
-use ::graviola::aead::{AesGcm, ChaCha20Poly1305};
+#[cfg(feature = "aes-gcm")]
+use ::graviola::aead::AesGcm;
+#[cfg(feature = "chacha20poly1305")]
+use ::graviola::aead::ChaCha20Poly1305;
 use aead::{AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag};
 use zeroize::Zeroize;
 
@@ -130,7 +133,7 @@ cipher!(::aes_gcm::Aes256Gcm, alloc::boxed::Box<AesGcm>, from: AES_GCM_GRAVIOLA_
 // graviola's ChaCha20-Poly1305 key is the key itself: keyed with the context.
 #[cfg(feature = "chacha20poly1305")]
 cipher!(
-    super::chacha20poly1305::Cipher,
+    crate::aead::chacha20poly1305::Cipher,
     ChaCha20Poly1305,
     from: 0,
     |key| {
@@ -168,7 +171,7 @@ pub struct Keyed<C: Cipher + KeySizeUser> {
     /// Whether graviola may be keyed (1) or not (0): the CPU supports it, decided once, when the
     /// context is. A `u64`, not a `bool`, so that the struct has no padding.
     keyable: u64,
-    rustcrypto: super::rustcrypto::Keyed<C>,
+    rustcrypto: crate::backend::rustcrypto::aead::Keyed<C>,
 }
 
 impl<C: Cipher + KeySizeUser> Drop for Keyed<C> {
@@ -180,7 +183,7 @@ impl<C: Cipher + KeySizeUser> Drop for Keyed<C> {
 /// RustCrypto's cipher wipes its key schedule on drop, graviola's its own, and the kept key is
 /// wiped by `Drop` above.
 impl<C: Cipher + KeySizeUser + zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> where
-    super::rustcrypto::Keyed<C>: zeroize::ZeroizeOnDrop
+    crate::backend::rustcrypto::aead::Keyed<C>: zeroize::ZeroizeOnDrop
 {
 }
 
@@ -202,7 +205,7 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
             },
             handled: 0,
             keyable: u64::from(available),
-            rustcrypto: super::rustcrypto::Keyed::new(key, ()),
+            rustcrypto: crate::backend::rustcrypto::aead::Keyed::new(key, ()),
         };
         if C::GRAVIOLA_FROM == 0 {
             let _ = keyed.graviola(0);
@@ -302,7 +305,7 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
         tag: &Tag<C>,
     ) -> Result<(), Error> {
         match self.graviola(buffer.len()) {
-            Some(engine) => super::opened(C::decrypt(engine, nonce, aad, buffer, tag)),
+            Some(engine) => crate::aead::opened(C::decrypt(engine, nonce, aad, buffer, tag)),
             None => self.rustcrypto.open_in_place(nonce, aad, buffer, tag),
         }
     }
@@ -323,7 +326,7 @@ impl<C: AeadInOut + KeyInit + Cipher> Keyed<C> {
         match self.graviola(input.len()) {
             Some(engine) => {
                 output.copy_from_slice(input);
-                super::opened(C::decrypt(engine, nonce, aad, output, tag))
+                crate::aead::opened(C::decrypt(engine, nonce, aad, output, tag))
             }
             None => self.rustcrypto.open_to(nonce, aad, input, output, tag),
         }

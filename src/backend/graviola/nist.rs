@@ -19,8 +19,8 @@
 use elliptic_curve::FieldBytes;
 use subtle::Choice;
 
-use super::weierstrass::Accel;
-use crate::backend::graviola::available;
+use super::available;
+use crate::kem::weierstrass::Accel;
 
 macro_rules! graviola_curve {
     ($(#[$doc:meta])* $name:ident, $curve:ty, $module:ident, public: $public:literal) => {

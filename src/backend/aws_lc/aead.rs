@@ -19,13 +19,13 @@ use crate::Error;
 #[allow(missing_debug_implementations)] // holds the AEAD key: no `Debug` on purpose
 pub struct Keyed<C> {
     aws: LessSafeKey,
-    rustcrypto: super::rustcrypto::Keyed<C>,
+    rustcrypto: crate::backend::rustcrypto::aead::Keyed<C>,
 }
 
 /// RustCrypto's cipher wipes its key schedule on drop; aws-lc frees its context with
 /// `OPENSSL_free`, which cleanses the memory first.
 impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> where
-    super::rustcrypto::Keyed<C>: zeroize::ZeroizeOnDrop
+    crate::backend::rustcrypto::aead::Keyed<C>: zeroize::ZeroizeOnDrop
 {
 }
 
@@ -35,14 +35,14 @@ fn nonce<C: AeadInOut>(nonce: &Nonce<C>) -> Result<AwsNonce, Error> {
 }
 
 impl<C: AeadInOut + KeyInit> Keyed<C> {
-    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = super::OPEN_OUT_OF_PLACE_FROM;
+    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = crate::aead::OPEN_OUT_OF_PLACE_FROM;
 
     pub(crate) fn new(key: &Key<C>, alg: &'static Algorithm) -> Self {
         let aws = UnboundKey::new(alg, key.as_slice())
             .expect("the key is Nk bytes, the length aws-lc-rs's algorithm takes");
         Self {
             aws: LessSafeKey::new(aws),
-            rustcrypto: super::rustcrypto::Keyed::new(key, ()),
+            rustcrypto: crate::backend::rustcrypto::aead::Keyed::new(key, ()),
         }
     }
 
@@ -116,7 +116,7 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         buffer: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        super::opened(
+        crate::aead::opened(
             self.aws
                 .open_in_place_separate_tag(self::nonce::<C>(nonce)?, Aad::from(aad), tag, buffer)
                 .map(|_| ()),
@@ -132,7 +132,7 @@ impl<C: AeadInOut + KeyInit> Keyed<C> {
         output: &mut [u8],
         tag: &Tag<C>,
     ) -> Result<(), Error> {
-        super::opened(self.aws.open_separate_gather(
+        crate::aead::opened(self.aws.open_separate_gather(
             self::nonce::<C>(nonce)?,
             Aad::from(aad),
             input,

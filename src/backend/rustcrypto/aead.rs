@@ -3,8 +3,8 @@
 use aead::inout::InOutBuf;
 use aead::{AeadInOut, KeyInit, Nonce, Tag};
 
-use super::opened;
 use crate::Error;
+use crate::aead::opened;
 
 /// A keyed cipher: the key schedule (AES round keys and GHASH key, or the ChaCha20 key),
 /// computed once per context.
@@ -27,7 +27,7 @@ impl<C: zeroize::ZeroizeOnDrop> zeroize::ZeroizeOnDrop for Keyed<C> {}
 impl<C: AeadInOut + KeyInit> Keyed<C> {
     /// RustCrypto checks the tag before it decrypts, in place or out of place alike; out of place
     /// from the measured switch (`super::OPEN_OUT_OF_PLACE_FROM`).
-    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = super::OPEN_OUT_OF_PLACE_FROM;
+    pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = crate::aead::OPEN_OUT_OF_PLACE_FROM;
 
     pub(crate) fn new(key: &aead::Key<C>, (): ()) -> Self {
         Self(C::new(key))

@@ -216,7 +216,7 @@ impl<M: ArraySize> Point<M> {
 
     /// The serialization.
     #[cfg_attr(
-        not(feature = "x25519"),
+        not(all(feature = "x25519", feature = "alloc", feature = "precomputed-tables")),
         allow(dead_code, reason = "X25519's prepared table")
     )]
     pub(crate) fn bytes(&self) -> &Array<u8, M> {
