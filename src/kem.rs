@@ -17,8 +17,6 @@ use crate::util::Hex;
 
 use crate::Error;
 
-#[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
-pub(crate) use crate::backend::aws_lc::dh::is_os_rng;
 pub(crate) mod dhkem;
 mod held;
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]

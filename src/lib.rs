@@ -96,26 +96,5 @@ pub use rand_core;
 /// The fixed-size byte arrays keys and tags are returned in.
 pub use hybrid_array;
 
-/// The operating system's generator, infallible: a ready `&mut OsRng` for every `rng`
-/// argument. Panics only if the operating system cannot supply randomness at all.
-///
-/// With the `aws-lc-rs` feature, a P-256, P-384 or P-521 key made with this generator (by
-/// [`Kem::generate`](crate::kem::Kem::generate) and as the ephemeral key of every
-/// encapsulation, sender setup and single-shot seal, typed or runtime, prepared or not) comes
-/// from aws-lc's own key generation, which draws from aws-lc's generator (seeded from the
-/// operating system as well) and not from this one: one base-point multiplication, where a scalar
-/// drawn from `rng` costs two to import into aws-lc. Any other generator, a seeded one in
-/// particular, is drawn from as without the feature, so it gives the same keys and `enc` under
-/// both backends. The type is what counts: this alias, or `rand_core::UnwrapErr<getrandom::SysRng>`
-/// written out, but not a wrapper around it or a `dyn` generator.
-///
-/// ```
-/// # #[cfg(feature = "x25519")] {
-/// use typed_hpke::{OsRng, kem::{DhKemX25519HkdfSha256 as X25519, Kem}};
-/// let (sk, pk) = X25519::generate(&mut OsRng::default())?;
-/// assert_eq!(sk.public_key(), pk);
-/// # }
-/// # Ok::<(), typed_hpke::Error>(())
-/// ```
 #[cfg(feature = "getrandom")]
-pub type OsRng = rand_core::UnwrapErr<getrandom::SysRng>;
+pub use crate::rng::OsRng;

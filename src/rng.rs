@@ -1,11 +1,64 @@
-//! The per-recipient generator of the multi-recipient seal: 32 bytes drawn from the caller's
-//! generator, expanded with SHAKE256. Drawing every recipient's seed first, in order, makes the
-//! output independent of how the recipients are spread over threads.
+//! The generators: [`OsRng`], the operating system's, and the per-recipient generator of the
+//! multi-recipient seal (32 bytes drawn from the caller's generator, expanded with SHAKE256;
+//! drawing every recipient's seed first, in order, makes the output independent of how the
+//! recipients are spread over threads).
 
 use core::convert::Infallible;
 
 use hkdf::hmac::digest::{ExtendableOutput, Update, XofReader};
 use rand_core::{TryCryptoRng, TryRng};
+
+/// The operating system's generator, infallible: a ready `&mut OsRng` for every `rng` argument.
+/// Panics only if the operating system cannot supply randomness at all.
+///
+/// With the `aws-lc-rs` feature, a P-256, P-384 or P-521 key made with this generator (by
+/// [`Kem::generate`](crate::kem::Kem::generate) and as the ephemeral key of every
+/// encapsulation, sender setup and single-shot seal, typed or runtime, prepared or not) comes
+/// from aws-lc's own key generation, which draws from aws-lc's generator (seeded from the
+/// operating system as well) and not from this one: one base-point multiplication, where a
+/// scalar drawn from `rng` costs two to import into aws-lc. That holds however the generator is
+/// passed (`&mut OsRng`, `&mut &mut OsRng`, a `&mut dyn CryptoRng`) and for a wrapper that hands
+/// its requests to an `OsRng`, since their bytes are this generator's. Any other generator, a
+/// seeded one in particular, is drawn from as without the feature, so it gives the same keys and
+/// `enc` under both backends.
+///
+/// ```
+/// # #[cfg(feature = "x25519")] {
+/// use typed_hpke::{OsRng, kem::{DhKemX25519HkdfSha256 as X25519, Kem}};
+/// let (sk, pk) = X25519::generate(&mut OsRng::default())?;
+/// assert_eq!(sk.public_key(), pk);
+/// # }
+/// # Ok::<(), typed_hpke::Error>(())
+/// ```
+#[cfg(feature = "getrandom")]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OsRng(());
+
+#[cfg(feature = "getrandom")]
+impl TryRng for OsRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        rand_core::UnwrapErr(getrandom::SysRng).try_next_u32()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        rand_core::UnwrapErr(getrandom::SysRng).try_next_u64()
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        // An empty request is how the aws-lc-rs backend asks whether a generator is this one
+        // (`backend::aws_lc::dh::is_os_rng`): it draws nothing either way.
+        #[cfg(all(feature = "aws-lc-rs", feature = "nist"))]
+        if dst.is_empty() {
+            crate::backend::aws_lc::dh::os_rng_asked();
+        }
+        rand_core::UnwrapErr(getrandom::SysRng).try_fill_bytes(dst)
+    }
+}
+
+#[cfg(feature = "getrandom")]
+impl TryCryptoRng for OsRng {}
 
 /// SHAKE256 of a 32-byte seed, read as a stream. Its state is wiped on drop (the `shake`
 /// crate's `zeroize` feature).

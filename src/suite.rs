@@ -120,44 +120,20 @@ pub use crate::kem::{ExternalDecap, ExternalDh, HeldKeyError};
 #[cfg(feature = "serde")]
 pub use crate::serde_impls::WithKemId;
 
-/// The generator a runtime function was given, in one of the two types the runtime dispatch is
-/// compiled for. Each public function generic over the caller's generator (`R`) or key input
-/// (`P`, `S`) is a thin wrapper: it turns the generator into an `Rng` and the key into a
+/// The generator a runtime function was given, as the one type the runtime dispatch is compiled
+/// for. Each public function generic over the caller's generator (`R`) or key input (`P`, `S`)
+/// is a thin wrapper: it turns the generator into an `Rng` (`rng_of`) and the key into a
 /// `KeyArg`, then calls a function that is not generic. The dispatch below it (every suite of
 /// the table, each with its typed setup) is so compiled once, in this crate, instead of again
 /// in every crate and test binary that calls the runtime API with a generator type of its own.
 /// The generator is called a few times per setup, so the indirect call costs nothing
-/// measurable.
-enum Rng<'a> {
-    Dyn(&'a mut dyn CryptoRng),
-    /// [`crate::OsRng`], kept as its own type under aws-lc-rs: given it, the NIST curves let
-    /// aws-lc make the ephemeral key (`backend::aws_lc::dh::is_os_rng`), which a `dyn` would hide.
-    #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
-    Os,
-}
+/// measurable. (Under aws-lc-rs, `OsRng` is recognised behind the `dyn` as well:
+/// `backend::aws_lc::dh::is_os_rng`.)
+type Rng<'a> = &'a mut dyn CryptoRng;
 
-impl<'a> Rng<'a> {
-    fn of<R: CryptoRng + ?Sized>(rng: &'a mut &mut R) -> Self {
-        #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
-        if crate::kem::is_os_rng::<R>() {
-            return Rng::Os;
-        }
-        Rng::Dyn(rng)
-    }
-}
-
-/// `$body` with `$r` bound to the generator of `$rng` (an [`Rng`]) as a `&mut` of its type.
-macro_rules! with_rng {
-    ($rng:expr, $r:ident => $body:expr) => {
-        match $rng {
-            Rng::Dyn($r) => $body,
-            #[cfg(all(feature = "aws-lc-rs", feature = "nist", feature = "getrandom"))]
-            Rng::Os => {
-                let $r = &mut crate::OsRng::default();
-                $body
-            }
-        }
-    };
+/// `rng` as an [`Rng`]: a `&mut R` is sized, so it coerces whatever `R` is.
+fn rng_of<'a, R: CryptoRng + ?Sized>(rng: &'a mut &mut R) -> Rng<'a> {
+    rng
 }
 
 /// A ciphersuite chosen at run time: three ids this build supports.
@@ -556,11 +532,11 @@ impl AnyKem {
         &self,
         rng: &mut R,
     ) -> Result<(PrivateKey, PublicKey), Error> {
-        self.generate_key_pair_in(Rng::of(&mut &mut *rng))
+        self.generate_key_pair_in(rng_of(&mut &mut *rng))
     }
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
-        with_rng!(rng, r => steps::by_kem(self.id, steps::Generate(r))?)
+        steps::by_kem(self.id, steps::Generate(rng))?
     }
 
     /// [`Self::derive_key_pair`] serialized: `(SerializePrivateKey(sk), SerializePublicKey(pk))`,
@@ -587,7 +563,7 @@ impl AnyKem {
         &self,
         rng: &mut R,
     ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
-        with_rng!(Rng::of(&mut &mut *rng), r => steps::by_kem(self.id, steps::GenerateBytes(r))?)
+        steps::by_kem(self.id, steps::GenerateBytes(rng_of(&mut &mut *rng)))?
     }
 }
 
@@ -667,7 +643,7 @@ impl Suite {
         info: &[u8],
         mode: SenderMode<'_>,
     ) -> Result<(EncappedKey, SenderContext), Error> {
-        self.setup_sender_in(Rng::of(&mut &mut *rng), pk_r.public_key_arg(), info, mode)
+        self.setup_sender_in(rng_of(&mut &mut *rng), pk_r.public_key_arg(), info, mode)
     }
 
     fn setup_sender_in(
@@ -684,18 +660,37 @@ impl Suite {
             state = Some(self.schedule(mode, shared_secret, info, psk)?);
             Ok(())
         };
-        let enc = with_rng!(rng, rng => match sk_s {
-            None => steps::by_kem(self.kem, steps::Encap { rng, pk_r, sk_s: None, then })??,
+        let enc = match sk_s {
+            None => steps::by_kem(
+                self.kem,
+                steps::Encap {
+                    rng,
+                    pk_r,
+                    sk_s: None,
+                    then,
+                },
+            )??,
             Some(sk_s) => {
                 let mut enc = None;
                 sk_s.with_sender_key(&mut |key| {
                     enc = Some(match key {
                         held::SenderKeyArg::Key(sk) => {
-                            let step = steps::Encap { rng: &mut *rng, pk_r, sk_s: Some(sk), then: &mut *then };
+                            let step = steps::Encap {
+                                rng: &mut *rng,
+                                pk_r,
+                                sk_s: Some(sk),
+                                then: &mut *then,
+                            };
                             steps::by_auth_kem(self.kem, step)??
                         }
                         held::SenderKeyArg::Dh(pk_s, ask) => {
-                            let step = steps::AuthEncapHeld { rng: &mut *rng, pk_r, pk_s, ask, then: &mut *then };
+                            let step = steps::AuthEncapHeld {
+                                rng: &mut *rng,
+                                pk_r,
+                                pk_s,
+                                ask,
+                                then: &mut *then,
+                            };
                             steps::by_auth_kem(self.kem, step)??
                         }
                     });
@@ -703,7 +698,7 @@ impl Suite {
                 })?;
                 enc.ok_or(Error::Encap)?
             }
-        });
+        };
         // The KEM step succeeded, so it ran the schedule step.
         let state = state.ok_or(Error::Encap)?;
         Ok((enc, SenderContext(state)))
@@ -886,7 +881,7 @@ impl Suite {
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
         self.require_seal()?;
         let recipients: Vec<_> = recipients.iter().map(|p| p.public_key_arg()).collect();
-        self.seal_base_many_in(Rng::of(&mut &mut *rng), &recipients, info, aad, plaintexts)
+        self.seal_base_many_in(rng_of(&mut &mut *rng), &recipients, info, aad, plaintexts)
     }
 
     #[allow(clippy::type_complexity)]
@@ -913,10 +908,10 @@ impl Suite {
             .zip(&parsed)
             .map(|(&p, parsed)| parsed.as_ref().map_or(p, KeyArg::Parsed))
             .collect();
-        with_rng!(rng, rng => crate::rng::seal_many(rng, keys.len(), plaintexts, |i, rng, pt| {
-            let (enc, mut ctx) = self.setup_sender_in(Rng::Dyn(rng), keys[i], info, SenderMode::Base)?;
+        crate::rng::seal_many(rng, keys.len(), plaintexts, |i, rng, pt| {
+            let (enc, mut ctx) = self.setup_sender_in(rng, keys[i], info, SenderMode::Base)?;
             Ok((enc.as_bytes().to_vec(), ctx.seal(aad, pt)?))
-        }))
+        })
     }
 
     /// Single-shot `Open` (RFC 9180 §6.1) with `sk_r` (parsed, or bytes).

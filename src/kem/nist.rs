@@ -92,7 +92,7 @@ macro_rules! backend {
                 ) -> Option<Scalar<NSk>> {
                     // The operating system's generator lets aws-lc make the key itself, in one
                     // base-point multiplication instead of two (`backend::aws_lc::dh::is_os_rng`).
-                    if is_os_rng::<R>() {
+                    if is_os_rng(rng) {
                         return generate_in_range::<$curve>(&aws_lc_rs::agreement::$alg);
                     }
                     sample_scalar::<$curve, _, _>(rng, $mask, |bytes| {

@@ -234,8 +234,8 @@ impl<M: ArraySize> Point<M> {
     }
 }
 
-/// Whether an `rng` argument of type `R` is [`crate::OsRng`], the operating system's generator.
-/// For it the NIST curves make a fresh scalar with aws-lc's own key generation
+/// Whether `rng` is [`crate::OsRng`], the operating system's generator (or hands its requests
+/// to one). For it the NIST curves make a fresh scalar with aws-lc's own key generation
 /// ([`generate_in_range`]) instead of drawing one from `rng` and importing it
 /// ([`import_in_range`]): aws-lc's generator is seeded from the operating system as well, and the
 /// import costs a second base-point multiplication (aws-lc-rs runs aws-lc's pairwise check on
@@ -243,19 +243,33 @@ impl<M: ArraySize> Point<M> {
 /// ones in particular, keeps the drawn-and-imported path, so what it produces is the same under
 /// both backends.
 ///
-/// The type is recognised by its name: `R` need not be `'static`, so `TypeId` is out of reach.
-/// Both names are the compiler's, fixed for the build, and two types share a name only if they
-/// are the same path in two versions of a crate: another version's `UnwrapErr<SysRng>`, which
-/// is the operating system's generator too.
+/// The generator is asked, not named: an empty request, which draws nothing from any generator,
+/// reaches `OsRng`'s `try_fill_bytes` only through `OsRng` itself, a reference to it, a `dyn`
+/// of it or a wrapper that forwards to it, and `OsRng` notes it on this thread
+/// ([`os_rng_asked`]). So no type name is compared and no type need be `'static`.
 #[cfg(all(feature = "nist", feature = "getrandom"))]
-pub(crate) fn is_os_rng<R: ?Sized>() -> bool {
-    core::any::type_name::<R>() == core::any::type_name::<crate::OsRng>()
+pub(crate) fn is_os_rng<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> bool {
+    OS_RNG_ASKED.set(false);
+    rng.fill_bytes(&mut []);
+    OS_RNG_ASKED.replace(false)
 }
 
 /// Without the `getrandom` feature there is no [`crate::OsRng`]: every scalar is drawn.
 #[cfg(all(feature = "nist", not(feature = "getrandom")))]
-pub(crate) fn is_os_rng<R: ?Sized>() -> bool {
+pub(crate) fn is_os_rng<R: rand_core::CryptoRng + ?Sized>(_: &mut R) -> bool {
     false
+}
+
+#[cfg(all(feature = "nist", feature = "getrandom"))]
+std::thread_local! {
+    /// Set by [`crate::OsRng`] when it is asked for no bytes, read by [`is_os_rng`].
+    static OS_RNG_ASKED: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// [`crate::OsRng`] was asked for no bytes ([`is_os_rng`]).
+#[cfg(all(feature = "nist", feature = "getrandom"))]
+pub(crate) fn os_rng_asked() {
+    OS_RNG_ASKED.set(true);
 }
 
 /// A fresh NIST scalar from aws-lc's own key generation (`PrivateKey::generate`: one base-point
@@ -304,20 +318,48 @@ fn in_range<C: elliptic_curve::CurveArithmetic>(bytes: &elliptic_curve::FieldByt
 #[cfg(all(test, feature = "nist", feature = "getrandom"))]
 mod tests {
     use rand_chacha::ChaCha20Rng;
+    use rand_chacha::rand_core::SeedableRng;
     use rand_core::CryptoRng;
 
     use super::is_os_rng;
     use crate::OsRng;
 
-    /// Only the operating system's generator, by its own type, lets aws-lc draw: a seeded
-    /// generator, a reference to one, a `dyn` generator and a wrapper are drawn from.
+    /// The operating system's generator lets aws-lc draw however it is passed, and so does a
+    /// wrapper that forwards to it; a seeded generator, the multi-recipient seal's and a
+    /// wrapper that keeps its requests are drawn from.
     #[test]
     fn only_os_rng_lets_aws_lc_draw() {
-        assert!(is_os_rng::<OsRng>());
-        assert!(is_os_rng::<rand_core::UnwrapErr<getrandom::SysRng>>());
-        assert!(!is_os_rng::<ChaCha20Rng>());
-        assert!(!is_os_rng::<&mut OsRng>());
-        assert!(!is_os_rng::<dyn CryptoRng>());
-        assert!(!is_os_rng::<crate::rng::XofRng>());
+        use rand_core::{TryCryptoRng, TryRng};
+
+        /// Draws from `OsRng`; hands it an empty request too if `.1`, answers it itself if not.
+        struct Wrapper(OsRng, bool);
+        impl TryRng for Wrapper {
+            type Error = core::convert::Infallible;
+            fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+                self.0.try_next_u32()
+            }
+            fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+                self.0.try_next_u64()
+            }
+            fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+                if dst.is_empty() && !self.1 {
+                    return Ok(());
+                }
+                self.0.try_fill_bytes(dst)
+            }
+        }
+        impl TryCryptoRng for Wrapper {}
+
+        assert!(is_os_rng(&mut OsRng::default()));
+        assert!(is_os_rng(&mut &mut OsRng::default()));
+        assert!(is_os_rng(&mut OsRng::default() as &mut dyn CryptoRng));
+        assert!(is_os_rng(&mut Wrapper(OsRng::default(), true)));
+        assert!(!is_os_rng(&mut Wrapper(OsRng::default(), false)));
+        assert!(!is_os_rng(&mut ChaCha20Rng::from_seed([7; 32])));
+        assert!(!is_os_rng(&mut crate::rng::XofRng::new(&[7; 32])));
+        assert!(!is_os_rng(&mut rand_core::UnwrapErr(getrandom::SysRng)));
+        // The note does not outlive the question.
+        assert!(is_os_rng(&mut OsRng::default()));
+        assert!(!is_os_rng(&mut ChaCha20Rng::from_seed([7; 32])));
     }
 }
