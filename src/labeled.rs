@@ -325,3 +325,18 @@ pub(crate) fn labeled_derive<X: Default + Update + ExtendableOutput>(
         out,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Label, Prefix, expander};
+
+    /// The keyed states name their type in `Debug` and show nothing of what they hold.
+    #[test]
+    fn debug_names_the_type_and_nothing_else() {
+        let expander = expander::<sha2::Sha256>(&[7; 32]);
+        assert_eq!(std::format!("{expander:?}"), "Expander { .. }");
+        // ikm (4) || "HPKE-v1" (7) || suite_id (1) || I2OSP(3, 2) || "sec" (3): 17 bytes.
+        let prefix = Prefix::<17>::new(&[&[7; 4]], b"s", Label::Sec).expect("17 bytes");
+        assert_eq!(std::format!("{prefix:?}"), "Prefix { .. }");
+    }
+}

@@ -101,6 +101,12 @@ const PSK: &[u8] = b"a pre-shared key of thirty-two bytes or more";
 fn psk_and_modes() {
     let psk = Psk::new(PSK, b"psk id").unwrap();
     assert_redacted("Psk", &psk, PSK);
+    // What is not secret is shown: the type and the identifier, which protocols send.
+    let shown = format!("{psk:?}");
+    assert!(
+        shown.starts_with("Psk {") && shown.contains(&format!("{:?}", &b"psk id"[..])),
+        "{shown}"
+    );
     let (sk, _) = DhKemX25519HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
     let sk_bytes = sk.to_bytes();
     let runtime_sk = typed_hpke::suite::PrivateKey::from(sk.clone());

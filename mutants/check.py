@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Compares a cargo-mutants run with mutants/survivors.tsv (see mutants/run).
+
+Usage: check.py MUTANTS_OUT FILE...
+
+Every mutant the run missed (missed.txt) or that timed out (timeout.txt) in the given files
+must have a line in survivors.tsv, `file<TAB>mutant<TAB>reason`, with a reason; a listed mutant
+of those files that the run caught is stale and must go. The mutant is named without its line
+and column, so an edit elsewhere in the file does not make the list stale.
+"""
+import os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def mutants(path):
+    """{(file, description)} of a cargo-mutants outcome file."""
+    found = set()
+    if os.path.exists(path):
+        for line in open(path):
+            m = re.match(r"^(\S+?):\d+:\d+: (.*)$", line.strip())
+            if m:
+                found.add((m.group(1), m.group(2)))
+    return found
+
+
+def main():
+    out, files = sys.argv[1], set(sys.argv[2:])
+    survived = mutants(os.path.join(out, "missed.txt")) | mutants(os.path.join(out, "timeout.txt"))
+    caught = mutants(os.path.join(out, "caught.txt")) | mutants(os.path.join(out, "unviable.txt"))
+    listed, problems = {}, []
+    for n, line in enumerate(open(os.path.join(HERE, "survivors.tsv")), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 3 or not parts[2].strip():
+            problems.append(f"survivors.tsv:{n}: want file<TAB>mutant<TAB>reason")
+            continue
+        listed[(parts[0], parts[1])] = parts[2]
+    for key in sorted(survived):
+        if key[0] in files and key not in listed:
+            problems.append(f"missed, and not in survivors.tsv: {key[0]}: {key[1]}")
+    for key in sorted(listed):
+        if key[0] in files and key in caught:
+            problems.append(f"caught now, so stale in survivors.tsv: {key[0]}: {key[1]}")
+    ran = {k for k in survived | caught if k[0] in files}
+    print(f"mutants: {len(ran)} in {len(files)} files, {len(ran & caught)} caught or unviable, "
+          f"{len([k for k in survived if k[0] in files])} survived "
+          f"({len([k for k in survived if k in listed])} listed with a reason)")
+    if problems:
+        sys.exit("\n".join(problems))
+
+
+if __name__ == "__main__":
+    main()
