@@ -3,6 +3,12 @@
 //! drafts' "TBD (Assumed: n)": when IANA assigns the final ones, each changes in one place,
 //! the `algorithms!` rows below.
 
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake256};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024, MlKem1024P384, XWing,
+};
 use typed_hpke::suite::Suite;
 
 use crate::Error;
@@ -40,17 +46,17 @@ const X448: KeyType = KeyType::Okp(5);
 const AKP: KeyType = KeyType::Akp;
 
 macro_rules! algorithms {
-    ($($int:ident $int_value:literal $ke:ident $ke_value:literal $name:literal $kem:literal $kdf:literal $aead:literal $kty:ident;)*) => {
+    ($($int:ident $int_value:literal $ke:ident $ke_value:literal $name:literal $kem:ident $kdf:ident $aead:ident $kty:ident;)*) => {
         impl Algorithm {
             $(
                 #[doc = concat!("`", $name, "` (assumed value ", stringify!($int_value),
                     "): integrated encryption with KEM ", stringify!($kem), ", KDF ",
                     stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
-                pub const $int: Self = Self::row($name, $int_value, $kem, $kdf, $aead, false, $kty);
+                pub const $int: Self = Self::row($name, $int_value, <$kem as Kem>::ID, <$kdf as Kdf>::ID, <$aead as Aead>::ID, false, $kty);
                 #[doc = concat!("`", $name, "-KE` (assumed value ", stringify!($ke_value),
                     "): key encryption with KEM ", stringify!($kem), ", KDF ",
                     stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
-                pub const $ke: Self = Self::row(concat!($name, "-KE"), $ke_value, $kem, $kdf, $aead, true, $kty);
+                pub const $ke: Self = Self::row(concat!($name, "-KE"), $ke_value, <$kem as Kem>::ID, <$kdf as Kdf>::ID, <$aead as Aead>::ID, true, $kty);
             )*
             /// Every algorithm of the table, integrated before key encryption for each suite.
             pub const ALL: &'static [Self] = &[$(Self::$int, Self::$ke),*];
@@ -59,22 +65,22 @@ macro_rules! algorithms {
 }
 
 algorithms! {
-    HPKE_0 35 HPKE_0_KE 46 "HPKE-0" 0x0010 0x0001 0x0001 P256;
-    HPKE_1 37 HPKE_1_KE 47 "HPKE-1" 0x0011 0x0002 0x0002 P384;
-    HPKE_2 39 HPKE_2_KE 48 "HPKE-2" 0x0012 0x0003 0x0002 P521;
-    HPKE_3 41 HPKE_3_KE 49 "HPKE-3" 0x0020 0x0001 0x0001 X25519;
-    HPKE_4 42 HPKE_4_KE 50 "HPKE-4" 0x0020 0x0001 0x0003 X25519;
-    HPKE_5 43 HPKE_5_KE 51 "HPKE-5" 0x0021 0x0003 0x0002 X448;
-    HPKE_6 44 HPKE_6_KE 52 "HPKE-6" 0x0021 0x0003 0x0003 X448;
-    HPKE_7 45 HPKE_7_KE 53 "HPKE-7" 0x0010 0x0001 0x0002 P256;
+    HPKE_0 35 HPKE_0_KE 46 "HPKE-0" DhKemP256HkdfSha256 HkdfSha256 Aes128Gcm P256;
+    HPKE_1 37 HPKE_1_KE 47 "HPKE-1" DhKemP384HkdfSha384 HkdfSha384 Aes256Gcm P384;
+    HPKE_2 39 HPKE_2_KE 48 "HPKE-2" DhKemP521HkdfSha512 HkdfSha512 Aes256Gcm P521;
+    HPKE_3 41 HPKE_3_KE 49 "HPKE-3" DhKemX25519HkdfSha256 HkdfSha256 Aes128Gcm X25519;
+    HPKE_4 42 HPKE_4_KE 50 "HPKE-4" DhKemX25519HkdfSha256 HkdfSha256 ChaCha20Poly1305 X25519;
+    HPKE_5 43 HPKE_5_KE 51 "HPKE-5" DhKemX448HkdfSha512 HkdfSha512 Aes256Gcm X448;
+    HPKE_6 44 HPKE_6_KE 52 "HPKE-6" DhKemX448HkdfSha512 HkdfSha512 ChaCha20Poly1305 X448;
+    HPKE_7 45 HPKE_7_KE 53 "HPKE-7" DhKemP256HkdfSha256 HkdfSha256 Aes256Gcm P256;
     // draft-reddy-cose-hpke-pq-pqt: MLKEM768-P256, X-Wing, MLKEM1024-P384, ML-KEM-512,
     // ML-KEM-768, ML-KEM-1024, each with SHAKE256.
-    HPKE_8 54 HPKE_8_KE 55 "HPKE-8" 0x0050 0x0011 0x0002 AKP;
-    HPKE_9 56 HPKE_9_KE 57 "HPKE-9" 0x647a 0x0011 0x0002 AKP;
-    HPKE_10 58 HPKE_10_KE 59 "HPKE-10" 0x0051 0x0011 0x0002 AKP;
-    HPKE_11 60 HPKE_11_KE 61 "HPKE-11" 0x0040 0x0011 0x0001 AKP;
-    HPKE_12 62 HPKE_12_KE 63 "HPKE-12" 0x0041 0x0011 0x0002 AKP;
-    HPKE_13 64 HPKE_13_KE 65 "HPKE-13" 0x0042 0x0011 0x0002 AKP;
+    HPKE_8 54 HPKE_8_KE 55 "HPKE-8" MlKem768P256 Shake256 Aes256Gcm AKP;
+    HPKE_9 56 HPKE_9_KE 57 "HPKE-9" XWing Shake256 Aes256Gcm AKP;
+    HPKE_10 58 HPKE_10_KE 59 "HPKE-10" MlKem1024P384 Shake256 Aes256Gcm AKP;
+    HPKE_11 60 HPKE_11_KE 61 "HPKE-11" MlKem512 Shake256 Aes128Gcm AKP;
+    HPKE_12 62 HPKE_12_KE 63 "HPKE-12" MlKem768 Shake256 Aes256Gcm AKP;
+    HPKE_13 64 HPKE_13_KE 65 "HPKE-13" MlKem1024 Shake256 Aes256Gcm AKP;
 }
 
 impl Algorithm {
@@ -168,9 +174,9 @@ impl ContentAlgorithm {
     /// (RFC 9053 §4.1, §4.3), the HPKE AEAD that runs it, and its key length in bytes.
     const fn row(self) -> (&'static str, i64, u16, usize) {
         match self {
-            Self::A128Gcm => ("A128GCM", 1, 0x0001, 16),
-            Self::A256Gcm => ("A256GCM", 3, 0x0002, 32),
-            Self::ChaCha20Poly1305 => ("ChaCha20/Poly1305", 24, 0x0003, 32),
+            Self::A128Gcm => ("A128GCM", 1, <Aes128Gcm as Aead>::ID, 16),
+            Self::A256Gcm => ("A256GCM", 3, <Aes256Gcm as Aead>::ID, 32),
+            Self::ChaCha20Poly1305 => ("ChaCha20/Poly1305", 24, <ChaCha20Poly1305 as Aead>::ID, 32),
         }
     }
 

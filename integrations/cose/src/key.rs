@@ -7,6 +7,10 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use ciborium::Value;
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem,
+};
 use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{AnyKem, PrivateKey, PublicKey};
 use zeroize::Zeroizing;
@@ -34,22 +38,22 @@ const DERIVE_BITS: i64 = 8;
 /// The COSE_Key shape of a KEM's keys, and the length of one coordinate (EC2 / OKP).
 fn shape(kem_id: u16) -> (KeyType, usize) {
     match kem_id {
-        0x0010 => (KeyType::Ec2(1), 32),
-        0x0011 => (KeyType::Ec2(2), 48),
-        0x0012 => (KeyType::Ec2(3), 66),
-        0x0020 => (KeyType::Okp(4), 32),
-        0x0021 => (KeyType::Okp(5), 56),
+        <DhKemP256HkdfSha256 as Kem>::ID => (KeyType::Ec2(1), 32),
+        <DhKemP384HkdfSha384 as Kem>::ID => (KeyType::Ec2(2), 48),
+        <DhKemP521HkdfSha512 as Kem>::ID => (KeyType::Ec2(3), 66),
+        <DhKemX25519HkdfSha256 as Kem>::ID => (KeyType::Okp(4), 32),
+        <DhKemX448HkdfSha512 as Kem>::ID => (KeyType::Okp(5), 56),
         _ => (KeyType::Akp, 0),
     }
 }
 
 fn kem_of_curve(kty: i64, crv: i64) -> Result<u16, Error> {
     Ok(match (kty, crv) {
-        (KTY_EC2, 1) => 0x0010,
-        (KTY_EC2, 2) => 0x0011,
-        (KTY_EC2, 3) => 0x0012,
-        (KTY_OKP, 4) => 0x0020,
-        (KTY_OKP, 5) => 0x0021,
+        (KTY_EC2, 1) => <DhKemP256HkdfSha256 as Kem>::ID,
+        (KTY_EC2, 2) => <DhKemP384HkdfSha384 as Kem>::ID,
+        (KTY_EC2, 3) => <DhKemP521HkdfSha512 as Kem>::ID,
+        (KTY_OKP, 4) => <DhKemX25519HkdfSha256 as Kem>::ID,
+        (KTY_OKP, 5) => <DhKemX448HkdfSha512 as Kem>::ID,
         _ => return Err(Error::InvalidKey),
     })
 }

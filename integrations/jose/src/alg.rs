@@ -3,6 +3,12 @@
 //! draft-ietf-jose-hpke-pq-pqt (HPKE-8 … HPKE-13, without HPKE-11, which JOSE leaves to COSE).
 //! One row per `alg`: a newer revision that drops or adds an algorithm changes one line here.
 
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake256};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem, MlKem768, MlKem768P256, MlKem1024, MlKem1024P384, XWing,
+};
 use typed_hpke::suite::Suite;
 
 use crate::Error;
@@ -38,16 +44,16 @@ const X448: KeyType = KeyType::Okp("X448");
 const AKP: KeyType = KeyType::Akp;
 
 macro_rules! algorithms {
-    ($($int:ident [$($ke:ident)?] $name:literal $kem:literal $kdf:literal $aead:literal $kty:ident;)*) => {
+    ($($int:ident [$($ke:ident)?] $name:literal $kem:ident $kdf:ident $aead:ident $kty:ident;)*) => {
         impl Algorithm {
             $(
                 #[doc = concat!("`", $name, "`: integrated encryption with KEM ", stringify!($kem),
                     ", KDF ", stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
-                pub const $int: Self = Self::row($name, $kem, $kdf, $aead, false, $kty);
+                pub const $int: Self = Self::row($name, <$kem as Kem>::ID, <$kdf as Kdf>::ID, <$aead as Aead>::ID, false, $kty);
                 $(
                     #[doc = concat!("`", $name, "-KE`: key encryption with KEM ", stringify!($kem),
                         ", KDF ", stringify!($kdf), ", AEAD ", stringify!($aead), ".")]
-                    pub const $ke: Self = Self::row(concat!($name, "-KE"), $kem, $kdf, $aead, true, $kty);
+                    pub const $ke: Self = Self::row(concat!($name, "-KE"), <$kem as Kem>::ID, <$kdf as Kdf>::ID, <$aead as Aead>::ID, true, $kty);
                 )?
             )*
             /// Every algorithm of the table, integrated before key encryption for each suite.
@@ -59,22 +65,22 @@ macro_rules! algorithms {
 // A row is `integrated [key encryption]`; `[]` where the draft defines no key-encryption
 // algorithm for the suite.
 algorithms! {
-    HPKE_0 [HPKE_0_KE] "HPKE-0" 0x0010 0x0001 0x0001 P256;
-    HPKE_1 [HPKE_1_KE] "HPKE-1" 0x0011 0x0002 0x0002 P384;
-    HPKE_2 [HPKE_2_KE] "HPKE-2" 0x0012 0x0003 0x0002 P521;
-    HPKE_3 [HPKE_3_KE] "HPKE-3" 0x0020 0x0001 0x0001 X25519;
+    HPKE_0 [HPKE_0_KE] "HPKE-0" DhKemP256HkdfSha256 HkdfSha256 Aes128Gcm P256;
+    HPKE_1 [HPKE_1_KE] "HPKE-1" DhKemP384HkdfSha384 HkdfSha384 Aes256Gcm P384;
+    HPKE_2 [HPKE_2_KE] "HPKE-2" DhKemP521HkdfSha512 HkdfSha512 Aes256Gcm P521;
+    HPKE_3 [HPKE_3_KE] "HPKE-3" DhKemX25519HkdfSha256 HkdfSha256 Aes128Gcm X25519;
     // -22 withdrew HPKE-4-KE and HPKE-6-KE (`WITHDRAWN`).
-    HPKE_4 [] "HPKE-4" 0x0020 0x0001 0x0003 X25519;
-    HPKE_5 [HPKE_5_KE] "HPKE-5" 0x0021 0x0003 0x0002 X448;
-    HPKE_6 [] "HPKE-6" 0x0021 0x0003 0x0003 X448;
-    HPKE_7 [HPKE_7_KE] "HPKE-7" 0x0010 0x0001 0x0002 P256;
+    HPKE_4 [] "HPKE-4" DhKemX25519HkdfSha256 HkdfSha256 ChaCha20Poly1305 X25519;
+    HPKE_5 [HPKE_5_KE] "HPKE-5" DhKemX448HkdfSha512 HkdfSha512 Aes256Gcm X448;
+    HPKE_6 [] "HPKE-6" DhKemX448HkdfSha512 HkdfSha512 ChaCha20Poly1305 X448;
+    HPKE_7 [HPKE_7_KE] "HPKE-7" DhKemP256HkdfSha256 HkdfSha256 Aes256Gcm P256;
     // draft-ietf-jose-hpke-pq-pqt: MLKEM768-P256, X-Wing, MLKEM1024-P384, ML-KEM-768 and
     // ML-KEM-1024, each with SHAKE256 and AES-256-GCM.
-    HPKE_8 [HPKE_8_KE] "HPKE-8" 0x0050 0x0011 0x0002 AKP;
-    HPKE_9 [HPKE_9_KE] "HPKE-9" 0x647a 0x0011 0x0002 AKP;
-    HPKE_10 [HPKE_10_KE] "HPKE-10" 0x0051 0x0011 0x0002 AKP;
-    HPKE_12 [HPKE_12_KE] "HPKE-12" 0x0041 0x0011 0x0002 AKP;
-    HPKE_13 [HPKE_13_KE] "HPKE-13" 0x0042 0x0011 0x0002 AKP;
+    HPKE_8 [HPKE_8_KE] "HPKE-8" MlKem768P256 Shake256 Aes256Gcm AKP;
+    HPKE_9 [HPKE_9_KE] "HPKE-9" XWing Shake256 Aes256Gcm AKP;
+    HPKE_10 [HPKE_10_KE] "HPKE-10" MlKem1024P384 Shake256 Aes256Gcm AKP;
+    HPKE_12 [HPKE_12_KE] "HPKE-12" MlKem768 Shake256 Aes256Gcm AKP;
+    HPKE_13 [HPKE_13_KE] "HPKE-13" MlKem1024 Shake256 Aes256Gcm AKP;
 }
 
 /// The key-encryption algorithms draft-ietf-jose-hpke-encrypt-22 withdrew (the
@@ -173,8 +179,8 @@ impl ContentEncryption {
     /// The HPKE AEAD of the same cipher, whose `Seal` is this `enc`'s with a 96-bit IV.
     pub(crate) fn aead_id(self) -> u16 {
         match self {
-            Self::A128Gcm => 0x0001,
-            Self::A256Gcm => 0x0002,
+            Self::A128Gcm => <Aes128Gcm as Aead>::ID,
+            Self::A256Gcm => <Aes256Gcm as Aead>::ID,
         }
     }
 

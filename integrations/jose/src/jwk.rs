@@ -8,6 +8,10 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use serde_json::{Map, Value};
+use typed_hpke::kem::{
+    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemX448HkdfSha512,
+    DhKemX25519HkdfSha256, Kem,
+};
 use typed_hpke::rand_core::CryptoRng;
 use typed_hpke::suite::{AnyKem, PrivateKey, PublicKey};
 use zeroize::Zeroizing;
@@ -19,11 +23,11 @@ use crate::{Algorithm, Error, b64};
 /// The JWK shape of a KEM's keys, and the length of one coordinate (EC / OKP).
 fn shape(kem_id: u16) -> (KeyType, usize) {
     match kem_id {
-        0x0010 => (KeyType::Ec("P-256"), 32),
-        0x0011 => (KeyType::Ec("P-384"), 48),
-        0x0012 => (KeyType::Ec("P-521"), 66),
-        0x0020 => (KeyType::Okp("X25519"), 32),
-        0x0021 => (KeyType::Okp("X448"), 56),
+        <DhKemP256HkdfSha256 as Kem>::ID => (KeyType::Ec("P-256"), 32),
+        <DhKemP384HkdfSha384 as Kem>::ID => (KeyType::Ec("P-384"), 48),
+        <DhKemP521HkdfSha512 as Kem>::ID => (KeyType::Ec("P-521"), 66),
+        <DhKemX25519HkdfSha256 as Kem>::ID => (KeyType::Okp("X25519"), 32),
+        <DhKemX448HkdfSha512 as Kem>::ID => (KeyType::Okp("X448"), 56),
         _ => (KeyType::Akp, 0),
     }
 }
@@ -31,11 +35,11 @@ fn shape(kem_id: u16) -> (KeyType, usize) {
 /// The KEM of an EC or OKP curve.
 fn kem_of_curve(kty: &str, crv: &str) -> Result<u16, Error> {
     Ok(match (kty, crv) {
-        ("EC", "P-256") => 0x0010,
-        ("EC", "P-384") => 0x0011,
-        ("EC", "P-521") => 0x0012,
-        ("OKP", "X25519") => 0x0020,
-        ("OKP", "X448") => 0x0021,
+        ("EC", "P-256") => <DhKemP256HkdfSha256 as Kem>::ID,
+        ("EC", "P-384") => <DhKemP384HkdfSha384 as Kem>::ID,
+        ("EC", "P-521") => <DhKemP521HkdfSha512 as Kem>::ID,
+        ("OKP", "X25519") => <DhKemX25519HkdfSha256 as Kem>::ID,
+        ("OKP", "X448") => <DhKemX448HkdfSha512 as Kem>::ID,
         _ => return Err(Error::InvalidKey),
     })
 }

@@ -1,5 +1,7 @@
 //! Key configurations (RFC 9458 §3.1) and the `application/ohttp-keys` list (§3.2).
 
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305};
+use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
 use typed_hpke::suite::{self, AnyKem, Suite};
 
 use crate::Error;
@@ -17,23 +19,32 @@ pub struct SymmetricSuite {
 
 impl SymmetricSuite {
     /// HKDF-SHA256 with AES-128-GCM, the pair of RFC 9458 Appendix A.
-    pub const HKDF_SHA256_AES_128_GCM: Self = Self::new(0x0001, 0x0001);
+    pub const HKDF_SHA256_AES_128_GCM: Self =
+        Self::new(<HkdfSha256 as Kdf>::ID, <Aes128Gcm as Aead>::ID);
     /// HKDF-SHA256 with AES-256-GCM.
-    pub const HKDF_SHA256_AES_256_GCM: Self = Self::new(0x0001, 0x0002);
+    pub const HKDF_SHA256_AES_256_GCM: Self =
+        Self::new(<HkdfSha256 as Kdf>::ID, <Aes256Gcm as Aead>::ID);
     /// HKDF-SHA256 with ChaCha20-Poly1305.
-    pub const HKDF_SHA256_CHACHA20_POLY1305: Self = Self::new(0x0001, 0x0003);
+    pub const HKDF_SHA256_CHACHA20_POLY1305: Self =
+        Self::new(<HkdfSha256 as Kdf>::ID, <ChaCha20Poly1305 as Aead>::ID);
     /// HKDF-SHA384 with AES-128-GCM.
-    pub const HKDF_SHA384_AES_128_GCM: Self = Self::new(0x0002, 0x0001);
+    pub const HKDF_SHA384_AES_128_GCM: Self =
+        Self::new(<HkdfSha384 as Kdf>::ID, <Aes128Gcm as Aead>::ID);
     /// HKDF-SHA384 with AES-256-GCM.
-    pub const HKDF_SHA384_AES_256_GCM: Self = Self::new(0x0002, 0x0002);
+    pub const HKDF_SHA384_AES_256_GCM: Self =
+        Self::new(<HkdfSha384 as Kdf>::ID, <Aes256Gcm as Aead>::ID);
     /// HKDF-SHA384 with ChaCha20-Poly1305.
-    pub const HKDF_SHA384_CHACHA20_POLY1305: Self = Self::new(0x0002, 0x0003);
+    pub const HKDF_SHA384_CHACHA20_POLY1305: Self =
+        Self::new(<HkdfSha384 as Kdf>::ID, <ChaCha20Poly1305 as Aead>::ID);
     /// HKDF-SHA512 with AES-128-GCM.
-    pub const HKDF_SHA512_AES_128_GCM: Self = Self::new(0x0003, 0x0001);
+    pub const HKDF_SHA512_AES_128_GCM: Self =
+        Self::new(<HkdfSha512 as Kdf>::ID, <Aes128Gcm as Aead>::ID);
     /// HKDF-SHA512 with AES-256-GCM.
-    pub const HKDF_SHA512_AES_256_GCM: Self = Self::new(0x0003, 0x0002);
+    pub const HKDF_SHA512_AES_256_GCM: Self =
+        Self::new(<HkdfSha512 as Kdf>::ID, <Aes256Gcm as Aead>::ID);
     /// HKDF-SHA512 with ChaCha20-Poly1305.
-    pub const HKDF_SHA512_CHACHA20_POLY1305: Self = Self::new(0x0003, 0x0003);
+    pub const HKDF_SHA512_CHACHA20_POLY1305: Self =
+        Self::new(<HkdfSha512 as Kdf>::ID, <ChaCha20Poly1305 as Aead>::ID);
 
     /// Every pair this crate can use, HKDF-SHA256 first.
     pub const ALL: [Self; 9] = [

@@ -23,10 +23,10 @@ use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
 use zeroize::Zeroizing;
 
 /// X-Wing's HPKE KEM id (draft-ietf-hpke-pq).
-const X_WING: u16 = 0x647a;
+const X_WING: u16 = <typed_hpke::kem::XWing as typed_hpke::kem::Kem>::ID;
 /// ML-KEM-768's and ML-KEM-1024's HPKE KEM ids (draft-ietf-hpke-pq).
-const ML_KEM_768: u16 = 0x0041;
-const ML_KEM_1024: u16 = 0x0042;
+const ML_KEM_768: u16 = <typed_hpke::kem::MlKem768 as typed_hpke::kem::Kem>::ID;
+const ML_KEM_1024: u16 = <typed_hpke::kem::MlKem1024 as typed_hpke::kem::Kem>::ID;
 /// The id OpenMLS gives X-Wing internally (`HpkeKemType::XWingKemDraft6`), from before X-Wing
 /// had its codepoint.
 const OPENMLS_X_WING: u16 = 0x004d;

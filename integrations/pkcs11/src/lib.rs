@@ -115,19 +115,19 @@ struct Curve {
 const CURVES: [Curve; 3] = [
     // secp256r1, 1.2.840.10045.3.1.7
     Curve {
-        kem_id: 0x0010,
+        kem_id: <typed_hpke::kem::DhKemP256HkdfSha256 as typed_hpke::kem::Kem>::ID,
         oid: &[0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07],
         ndh: 32,
     },
     // secp384r1, 1.3.132.0.34
     Curve {
-        kem_id: 0x0011,
+        kem_id: <typed_hpke::kem::DhKemP384HkdfSha384 as typed_hpke::kem::Kem>::ID,
         oid: &[0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22],
         ndh: 48,
     },
     // secp521r1, 1.3.132.0.35
     Curve {
-        kem_id: 0x0012,
+        kem_id: <typed_hpke::kem::DhKemP521HkdfSha512 as typed_hpke::kem::Kem>::ID,
         oid: &[0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23],
         ndh: 66,
     },
