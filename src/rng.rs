@@ -20,7 +20,8 @@ use rand_core::{TryCryptoRng, TryRng};
 /// passed (`&mut OsRng`, `&mut &mut OsRng`, a `&mut dyn CryptoRng`) and for a wrapper that hands
 /// its requests to an `OsRng`, since their bytes are this generator's. Any other generator, a
 /// seeded one in particular, is drawn from as without the feature, so it gives the same keys and
-/// `enc` under both backends.
+/// `enc` under both backends. (To tell, the backend asks the generator for zero bytes once per
+/// NIST key; rand_core's generators answer that by drawing nothing.)
 ///
 /// ```
 /// # #[cfg(feature = "x25519")] {
