@@ -137,6 +137,17 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     fn decap(enc: &EncappedKey<Self>, sk_r: &PrivateKey<Self>)
     -> Result<SharedSecret<Self>, Error>;
 
+    /// Runs `visitor.visit::<Self>()` if this KEM has authenticated encapsulation, for code
+    /// generic over every KEM that uses the Auth and AuthPSK modes where they exist. `None` for
+    /// ML-KEM and the hybrids, which have no `AuthEncap` (draft-ietf-hpke-pq).
+    ///
+    /// The typed counterpart of [`AnyKem::visit_auth`](crate::suite::AnyKem::visit_auth): it
+    /// compiles `visitor` for `Self` alone.
+    fn visit_auth<V: crate::suite::AuthKemVisitor>(visitor: V) -> Option<V::Output> {
+        drop(visitor);
+        None
+    }
+
     /// The engine behind the operations above (sealed: not callable outside this crate).
     #[doc(hidden)]
     type Engine: crate::sealed::KemEngine<Self>;

@@ -710,7 +710,8 @@ fn wrong_kem_and_garbage_keys_are_errors() {
 
 /// `AnyKem::all` and `Suite::all`, the lists the tests above and the other crates of the
 /// workspace take their matrix from, are exactly what `AnyKem::new` and `Suite::new` accept:
-/// each id once, the KEMs in the order of their ids; `visit_auth` exactly where `supports_auth`.
+/// each id once, the KEMs in the order of their ids; `visit_auth` (runtime and typed) exactly
+/// where `supports_auth`.
 #[test]
 fn all_is_every_supported_id_once() {
     let kems: Vec<u16> = suite::AnyKem::all().map(|k| k.id()).collect();
@@ -749,11 +750,24 @@ fn all_is_every_supported_id_once() {
             K::ID
         }
     }
+    // The typed hook, `Kem::visit_auth`: the KEM itself, where the runtime list says it has
+    // the Auth modes, and nothing elsewhere.
+    struct TypedAuth;
+    impl suite::KemVisitor for TypedAuth {
+        type Output = Option<u16>;
+        fn visit<K: Kem>(self) -> Option<u16> {
+            K::visit_auth(Id)
+        }
+    }
     for kem in suite::AnyKem::all() {
         assert_eq!(kem.visit(Id), kem.id());
         match kem.visit_auth(Id) {
             Ok(id) => assert!(id == kem.id() && kem.supports_auth()),
             Err(e) => assert!(e == Error::UnsupportedOperation && !kem.supports_auth()),
         }
+        assert_eq!(
+            kem.visit(TypedAuth),
+            kem.supports_auth().then_some(kem.id())
+        );
     }
 }

@@ -235,6 +235,10 @@ impl<G: DhGroup> Kem for DhKem<G> {
     type Prepared = G::Table;
     type Engine = Self;
 
+    fn visit_auth<V: crate::suite::AuthKemVisitor>(visitor: V) -> Option<V::Output> {
+        Some(visitor.visit::<Self>())
+    }
+
     fn generate<R: CryptoRng + ?Sized>(
         rng: &mut R,
     ) -> Result<(PrivateKey<Self>, PublicKey<Self>), Error> {

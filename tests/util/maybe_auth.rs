@@ -5,9 +5,9 @@
 //! does not let the call compile: `tests/compile_fail/`). In every call `psk` picks the mode:
 //! `None` is Auth, `Some` is AuthPSK.
 //!
-//! No list of KEMs: whether `K` has the Auth modes, and its `AuthKem` type, come from the
-//! library (`AnyKem::visit_auth`), which visits the one type of `K::ID`, `K` itself; `same` and
-//! `same_ref` hand values across under that name (a failed cast would panic, not pass).
+//! No list of KEMs: whether `K` has the Auth modes, and `K` as an `AuthKem`, come from the
+//! library (`Kem::visit_auth`), which visits `K` itself; `same` and `same_ref` hand values
+//! across under that name (a failed cast would panic, not pass).
 //!
 //! Included by `#[path]` by the tests that use it (`tests/util/modes.rs`, `kat.rs`,
 //! `roundtrip.rs`, `suite.rs`). The deterministic calls need `hazmat`.
@@ -23,7 +23,7 @@ use typed_hpke::kem::{AuthKem, Kem};
 #[cfg(feature = "hazmat")]
 use typed_hpke::kem::{PreparedPublicKey, RecipientKey};
 use typed_hpke::rand_core::CryptoRng;
-use typed_hpke::suite::{AnyKem, AuthKemVisitor};
+use typed_hpke::suite::AuthKemVisitor;
 use typed_hpke::{
     EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey, ReceiverContext, SenderContext,
     SharedSecret,
@@ -48,12 +48,10 @@ fn same_ref<T: 'static, U: 'static>(value: &T) -> &U {
         .expect("one type per KEM id")
 }
 
-/// `op.visit::<K>()` with `K` as an `AuthKem`, or `UnsupportedOperation` for a KEM without
-/// the Auth modes.
+/// `op.visit::<K>()` with `K` as an `AuthKem` (`Kem::visit_auth`, compiled for `K` alone), or
+/// `UnsupportedOperation` for a KEM without the Auth modes.
 fn auth<K: Kem, T, V: AuthKemVisitor<Output = Result<T, Error>>>(op: V) -> Result<T, Error> {
-    AnyKem::new(K::ID)
-        .expect("a KEM of the build")
-        .visit_auth(op)?
+    K::visit_auth(op).unwrap_or(Err(Error::UnsupportedOperation))
 }
 
 /// `AuthEncap` / `AuthDecap` and the Auth / AuthPSK functions of `Hpke`, for any KEM. Each
@@ -61,9 +59,12 @@ fn auth<K: Kem, T, V: AuthKemVisitor<Output = Result<T, Error>>>(op: V) -> Resul
 pub trait MaybeAuth: Kem {
     /// Whether the KEM has the authenticated modes.
     fn auth() -> bool {
-        AnyKem::new(Self::ID)
-            .expect("a KEM of the build")
-            .supports_auth()
+        struct Has;
+        impl AuthKemVisitor for Has {
+            type Output = ();
+            fn visit<K: AuthKem>(self) {}
+        }
+        Self::visit_auth(Has).is_some()
     }
 
     fn auth_encap(
