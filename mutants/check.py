@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Compares a cargo-mutants run with mutants/survivors.tsv (see mutants/run).
 
-Usage: check.py MUTANTS_OUT FILE...
+Usage: check.py OUT_DIR FILE...   (OUT_DIR/<package>/mutants.out, one per group of mutants/run)
 
 Every mutant the run missed (missed.txt) or that timed out (timeout.txt) in the given files
 must have a line in survivors.tsv, `file<TAB>mutant<TAB>reason`, with a reason; a listed mutant
 of those files that the run caught is stale and must go. The mutant is named without its line
 and column, so an edit elsewhere in the file does not make the list stale.
 """
-import os, re, sys
+import glob, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -25,9 +25,11 @@ def mutants(path):
 
 
 def main():
-    out, files = sys.argv[1], set(sys.argv[2:])
-    survived = mutants(os.path.join(out, "missed.txt")) | mutants(os.path.join(out, "timeout.txt"))
-    caught = mutants(os.path.join(out, "caught.txt")) | mutants(os.path.join(out, "unviable.txt"))
+    root, files = sys.argv[1], set(sys.argv[2:])
+    survived, caught = set(), set()
+    for out in glob.glob(os.path.join(root, "*", "mutants.out")):
+        survived |= mutants(os.path.join(out, "missed.txt")) | mutants(os.path.join(out, "timeout.txt"))
+        caught |= mutants(os.path.join(out, "caught.txt")) | mutants(os.path.join(out, "unviable.txt"))
     listed, problems = {}, []
     for n, line in enumerate(open(os.path.join(HERE, "survivors.tsv")), 1):
         if not line.strip() or line.startswith("#"):
@@ -44,6 +46,8 @@ def main():
         if key[0] in files and key in caught:
             problems.append(f"caught now, so stale in survivors.tsv: {key[0]}: {key[1]}")
     ran = {k for k in survived | caught if k[0] in files}
+    for file in sorted(files - {k[0] for k in ran}):
+        problems.append(f"no mutant of {file} in the run's results")
     print(f"mutants: {len(ran)} in {len(files)} files, {len(ran & caught)} caught or unviable, "
           f"{len([k for k in survived if k[0] in files])} survived "
           f"({len([k for k in survived if k in listed])} listed with a reason)")
