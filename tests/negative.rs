@@ -13,7 +13,7 @@ use typed_hpke::kdf::{
 };
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem768P256,
     MlKem1024P384, XWing,
 };
 use typed_hpke::{EncappedKey, Error, Hpke, MIN_PSK_LEN, PrivateKey, Psk, PublicKey};
@@ -413,12 +413,7 @@ fn ml_kem_modulus_check<K: Kem>() {
 
 #[test]
 fn malformed_encapsulation_keys() {
-    ml_kem_modulus_check::<MlKem512>();
-    ml_kem_modulus_check::<MlKem768>();
-    ml_kem_modulus_check::<MlKem1024>();
-    ml_kem_modulus_check::<XWing>();
-    ml_kem_modulus_check::<MlKem768P256>();
-    ml_kem_modulus_check::<MlKem1024P384>();
+    for_each_ml_kem!(ml_kem_modulus_check);
 
     // The traditional half of the NIST hybrids is validated like a DH-KEM key: off the curve,
     // it is refused as a public key and fails decapsulation as a ciphertext.
@@ -471,12 +466,7 @@ fn implicit_rejection<K: Kem>() {
 
 #[test]
 fn tampered_pq_ciphertexts_fail_to_open() {
-    implicit_rejection::<MlKem512>();
-    implicit_rejection::<MlKem768>();
-    implicit_rejection::<MlKem1024>();
-    implicit_rejection::<XWing>();
-    implicit_rejection::<MlKem768P256>();
-    implicit_rejection::<MlKem1024P384>();
+    for_each_ml_kem!(implicit_rejection);
 }
 
 /// One-stage KDFs length-prefix `psk`, `psk_id`, `info` and `exporter_context` with two bytes:

@@ -1,17 +1,14 @@
-//! Property tests (proptest): for suites drawn from the matrix and arbitrary inputs,
-//! open(seal(x)) = x, a single flipped bit anywhere in enc, ciphertext, aad or info makes open
-//! fail, and both sides export the same secrets.
+//! Property tests (proptest): for a suite drawn from every suite of the library
+//! (`Suite::all`), a mode it has and arbitrary inputs, open(seal(x)) = x, a single flipped bit
+//! anywhere in enc, ciphertext, aad or info makes open fail, and both sides export the same
+//! secrets. Through the runtime API, which is the typed one behind a `match`: every suite is
+//! drawn from without compiling the checks once per suite.
 
 use proptest::prelude::*;
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
-use typed_hpke::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, SealingAead};
-use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake256};
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512,
-    DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768, MlKem768P256, MlKem1024P384, XWing,
-};
-use typed_hpke::{EncappedKey, Hpke};
+use typed_hpke::Psk;
+use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -23,6 +20,8 @@ struct Case {
     export_len: usize,
     /// Which bit to flip, reduced modulo the length of what is flipped.
     flip: usize,
+    /// The mode, reduced modulo the number the suite's KEM has (Base, PSK, Auth, AuthPSK).
+    mode: usize,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -34,9 +33,10 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(any::<u8>(), 0..64),
         1usize..=255,
         any::<usize>(),
+        any::<usize>(),
     )
         .prop_map(
-            |(seed, info, aad, pt, exporter_context, export_len, flip)| Case {
+            |(seed, info, aad, pt, exporter_context, export_len, flip, mode)| Case {
                 seed,
                 info,
                 aad,
@@ -44,6 +44,7 @@ fn case() -> impl Strategy<Value = Case> {
                 exporter_context,
                 export_len,
                 flip,
+                mode,
             },
         )
 }
@@ -55,31 +56,48 @@ fn flip(bytes: &[u8], bit: usize) -> Vec<u8> {
     v
 }
 
-fn check<K: Kem, F: Kdf, A: SealingAead>(c: &Case) -> Result<(), TestCaseError> {
-    type H<K, F, A> = Hpke<K, F, A>;
+fn check(suite: Suite, c: &Case) -> Result<(), TestCaseError> {
     let mut rng = ChaCha20Rng::seed_from_u64(c.seed);
-    let (sk, pk) = K::generate(&mut rng).unwrap();
-    let (enc, ct) = H::<K, F, A>::seal_base(&mut rng, &pk, &c.info, &c.aad, &c.pt).unwrap();
-    let open = |enc: &EncappedKey<K>, info: &[u8], aad: &[u8], ct: &[u8]| {
-        H::<K, F, A>::open_base(enc, &sk, info, aad, ct)
+    let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+    let (sk_s, pk_s) = suite.generate_key_pair(&mut rng).unwrap();
+    let psk_bytes = c.seed.to_le_bytes().repeat(4);
+    let psk = Psk::new(&psk_bytes, b"psk id").unwrap();
+    let modes = if suite.supports_auth() { 4 } else { 2 };
+    let (send, receive) = match c.mode % modes {
+        0 => (SenderMode::Base, ReceiverMode::Base),
+        1 => (SenderMode::Psk(&psk), ReceiverMode::Psk(&psk)),
+        2 => (SenderMode::Auth(&sk_s), ReceiverMode::Auth(&pk_s)),
+        _ => (
+            SenderMode::AuthPsk(&psk, &sk_s),
+            ReceiverMode::AuthPsk(&psk, &pk_s),
+        ),
     };
-    prop_assert_eq!(open(&enc, &c.info, &c.aad, &ct).unwrap(), c.pt.clone());
 
-    // One flipped bit anywhere makes open fail.
-    prop_assert!(open(&enc, &c.info, &c.aad, &flip(&ct, c.flip)).is_err());
-    if let Ok(bad_enc) = EncappedKey::<K>::from_bytes(&flip(enc.as_bytes(), c.flip)) {
-        prop_assert!(open(&bad_enc, &c.info, &c.aad, &ct).is_err());
-    }
-    if !c.aad.is_empty() {
-        prop_assert!(open(&enc, &c.info, &flip(&c.aad, c.flip), &ct).is_err());
-    }
-    if !c.info.is_empty() {
-        prop_assert!(open(&enc, &flip(&c.info, c.flip), &c.aad, &ct).is_err());
+    if suite.supports_seal() {
+        let (enc, ct) = suite
+            .seal(&mut rng, &pk, &c.info, &c.aad, &c.pt, send)
+            .unwrap();
+        let open = |enc: &[u8], info: &[u8], aad: &[u8], ct: &[u8]| {
+            suite.open(enc, &sk, info, aad, ct, receive)
+        };
+        prop_assert_eq!(open(&enc, &c.info, &c.aad, &ct).unwrap(), c.pt.clone());
+
+        // One flipped bit anywhere makes open fail.
+        prop_assert!(open(&enc, &c.info, &c.aad, &flip(&ct, c.flip)).is_err());
+        prop_assert!(open(&flip(&enc, c.flip), &c.info, &c.aad, &ct).is_err());
+        if !c.aad.is_empty() {
+            prop_assert!(open(&enc, &c.info, &flip(&c.aad, c.flip), &ct).is_err());
+        }
+        if !c.info.is_empty() {
+            prop_assert!(open(&enc, &flip(&c.info, c.flip), &c.aad, &ct).is_err());
+        }
     }
 
     // Exports agree.
-    let (enc, sender) = H::<K, F, A>::setup_sender_base(&mut rng, &pk, &c.info).unwrap();
-    let receiver = H::<K, F, A>::setup_receiver_base(&enc, &sk, &c.info).unwrap();
+    let (enc, sender) = suite.setup_sender(&mut rng, &pk, &c.info, send).unwrap();
+    let receiver = suite
+        .setup_receiver(enc.as_bytes(), &sk, &c.info, receive)
+        .unwrap();
     let (mut a, mut b) = (vec![0u8; c.export_len], vec![0u8; c.export_len]);
     sender.export(&c.exporter_context, &mut a).unwrap();
     receiver.export(&c.exporter_context, &mut b).unwrap();
@@ -87,62 +105,12 @@ fn check<K: Kem, F: Kdf, A: SealingAead>(c: &Case) -> Result<(), TestCaseError> 
     Ok(())
 }
 
-type Check = fn(&Case) -> Result<(), TestCaseError>;
-
-/// Suites drawn from the matrix: every KEM family, both KDF kinds, every sealing AEAD.
-const SUITES: &[(&str, Check)] = &[
-    (
-        "x25519/hkdf-sha256/chacha20",
-        check::<DhKemX25519HkdfSha256, HkdfSha256, ChaCha20Poly1305>,
-    ),
-    (
-        "x25519/shake128/aes128",
-        check::<DhKemX25519HkdfSha256, Shake128, Aes128Gcm>,
-    ),
-    (
-        "x448/hkdf-sha512/aes256",
-        check::<DhKemX448HkdfSha512, HkdfSha512, Aes256Gcm>,
-    ),
-    (
-        "p256/hkdf-sha256/aes128",
-        check::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>,
-    ),
-    (
-        "p384/hkdf-sha384/aes256",
-        check::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>,
-    ),
-    (
-        "secp256k1/hkdf-sha256/chacha20",
-        check::<DhKemSecp256k1HkdfSha256, HkdfSha256, ChaCha20Poly1305>,
-    ),
-    (
-        "mlkem512/turboshake256/aes128",
-        check::<MlKem512, TurboShake256, Aes128Gcm>,
-    ),
-    (
-        "mlkem768/hkdf-sha256/chacha20",
-        check::<MlKem768, HkdfSha256, ChaCha20Poly1305>,
-    ),
-    (
-        "xwing/shake256/chacha20",
-        check::<XWing, Shake256, ChaCha20Poly1305>,
-    ),
-    (
-        "mlkem768p256/hkdf-sha256/aes128",
-        check::<MlKem768P256, HkdfSha256, Aes128Gcm>,
-    ),
-    (
-        "mlkem1024p384/hkdf-sha384/aes256",
-        check::<MlKem1024P384, HkdfSha384, Aes256Gcm>,
-    ),
-];
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn seal_open_tamper_export(suite in 0..SUITES.len(), c in case()) {
-        let (name, check) = SUITES[suite];
-        check(&c).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    fn seal_open_tamper_export(suite in 0..Suite::all().count(), c in case()) {
+        let suite = Suite::all().nth(suite).unwrap();
+        check(suite, &c).map_err(|e| TestCaseError::fail(format!("{suite:?}: {e}")))?;
     }
 }

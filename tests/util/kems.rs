@@ -40,3 +40,25 @@ macro_rules! for_each_kem {
         assert!(count > 0, "no KEM in this build");
     }};
 }
+
+/// Calls `$f::<K>()` for each KEM of the build without the authenticated modes: ML-KEM and the
+/// hybrids, the KEMs with an ML-KEM inside (every KEM of the library is a DH-KEM or one of
+/// these).
+#[allow(unused_macros)]
+macro_rules! for_each_ml_kem {
+    ($f:ident) => {{
+        struct Each;
+        impl typed_hpke::suite::KemVisitor for Each {
+            type Output = ();
+            fn visit<K: typed_hpke::kem::Kem>(self) {
+                $f::<K>();
+            }
+        }
+        let mut count = 0;
+        for kem in typed_hpke::suite::AnyKem::all().filter(|k| !k.supports_auth()) {
+            kem.visit(Each);
+            count += 1;
+        }
+        assert!(count > 0, "no ML-KEM in this build");
+    }};
+}
