@@ -29,8 +29,7 @@ use typed_hpke::kem::{
     AuthDecapKey, AuthEncapKey, AuthKem, DecapHolder, Decapsulated, DhHolder,
     DhKemP256HkdfSha256 as P256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
     DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, DhRequest, ExternalDecap,
-    ExternalDh, HeldKeyError, Kem, MlKem768, MlKem768P256, MlKem1024P384,
-    XWing,
+    ExternalDh, HeldKeyError, Kem, MlKem768, MlKem768P256, MlKem1024P384, XWing,
 };
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};

@@ -17,9 +17,7 @@ use maybe_auth::MaybeAuth;
 use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly};
 use typed_hpke::hazmat::KeyScheduleValues;
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512, Kdf};
-use typed_hpke::kem::{
-    DhKemP256HkdfSha256, DhKemX448HkdfSha512, Kem, PreparedPublicKey, XWing,
-};
+use typed_hpke::kem::{DhKemP256HkdfSha256, DhKemX448HkdfSha512, Kem, PreparedPublicKey, XWing};
 use typed_hpke::suite;
 use typed_hpke::{EncappedKey, Error, Hpke, PrivateKey, Psk, PublicKey};
 use vectors::{Vector, read_generated_file, read_vector_file};

@@ -13,8 +13,7 @@ use typed_hpke::kdf::{
 };
 use typed_hpke::kem::{
     DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512, DhKemSecp256k1HkdfSha256,
-    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem768P256,
-    MlKem1024P384, XWing,
+    DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem768P256, MlKem1024P384, XWing,
 };
 use typed_hpke::{EncappedKey, Error, Hpke, MIN_PSK_LEN, PrivateKey, Psk, PublicKey};
 

@@ -29,9 +29,8 @@ use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
 
 mod capture;
 mod instructions;
-mod memcheck;
 
-use memcheck::{public, secret};
+use typed_hpke_support::memcheck::{self, public, secret};
 
 const INFO: &[u8] = b"ct harness info";
 const AAD: &[u8] = b"ct harness aad";

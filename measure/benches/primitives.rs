@@ -1,5 +1,5 @@
 //! The candidate primitives for typed-hpke's backends, called bare, in paired rounds (the
-//! comparative bench's driver: `compare/driver.rs`), each against aws-lc-rs in the same round.
+//! comparative bench's driver: `typed_hpke_support::driver`), each against aws-lc-rs in the same round.
 //!
 //! ```text
 //! cargo bench -p typed-hpke-measure --ignore-rust-version --bench primitives [-- FILTER ...]

@@ -1,5 +1,5 @@
 """Per-message cost of typed-hpke-jose and typed-hpke-cose against the other implementations
-that run here, in paired rounds (the method of measure/src/compare/driver.rs, across a
+that run here, in paired rounds (the method of support/src/driver.rs, across a
 process boundary):
 
     python3 measure/jose_cose/bench.py TARGET_DIR [ROUNDS]

@@ -95,7 +95,7 @@ macro_rules! typed_call {
     (0x0051, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem1024P384, $($rest)*) };
 }
 
-pub mod driver;
+pub use typed_hpke_support::driver;
 mod floor;
 mod hpke_ng;
 #[path = "../tests/util/hpke_ng_auth.rs"]
@@ -111,6 +111,11 @@ mod typed;
 use std::time::Instant;
 
 use driver::{Config, Fixture, Ids, Job, Mode, Op, Outcome, Row, TYPED};
+
+/// Every binary that links this crate (the comparative bench, `benches/primitives.rs`) counts
+/// its allocations for the driver.
+#[global_allocator]
+static COUNTING: driver::Counting = driver::Counting;
 
 type Peer = (&'static str, fn(&Row, &Fixture) -> Option<Job>);
 

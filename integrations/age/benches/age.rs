@@ -1,5 +1,5 @@
 //! typed-hpke-age against the fastest other way to do the same here, by the paired rounds of
-//! the workspace's comparative bench (`measure/src/compare/driver.rs`, included below).
+//! the workspace's comparative bench (`typed_hpke_support::driver`).
 //!
 //! ```text
 //! cargo bench --bench age [-- FILTER ...]        (in integrations/age)
@@ -17,15 +17,11 @@
 //!   memory), to an `age1pq` recipient against an X25519 one: both are the `age` crate's STREAM
 //!   after the header, so the ratio should sit at 1.
 //!
-//! The statistic is `driver.rs`'s: per round each implementation runs one batch, in an order
+//! The statistic is `driver`'s: per round each implementation runs one batch, in an order
 //! rotated from round to round, with the batch sized so ours lasts `AGE_BATCH_MS` (default
 //! 20); the ratio ours / theirs per round gives a median and a distribution-free 95%
 //! confidence interval over `AGE_ROUNDS` (default 21) rounds. `AGE_QUICK=1` runs three rounds
 //! of short batches on a 1 MiB file: a check that the bench still runs.
-
-#[allow(dead_code)]
-#[path = "../../../measure/src/compare/driver.rs"]
-mod driver;
 
 use std::io::{Read, Write};
 use std::str::FromStr;
@@ -34,6 +30,11 @@ use age_core::format::{FileKey, Stanza};
 use driver::{Job, TYPED, timed};
 use typed_hpke_age::pq;
 use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity};
+use typed_hpke_support::driver;
+
+/// Counted allocations, for the driver's allocation column.
+#[global_allocator]
+static COUNTING: driver::Counting = driver::Counting;
 
 const PEER: &str = "age 0.12";
 

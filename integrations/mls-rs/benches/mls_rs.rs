@@ -1,6 +1,6 @@
 //! typed-hpke-mls-rs against mls-rs' stock RustCrypto provider (`mls-rs-crypto-rustcrypto`,
 //! whose HPKE is `mls-rs-crypto-hpke`), by the paired rounds of the workspace's comparative
-//! bench (`measure/src/compare/driver.rs`, included below).
+//! bench (`typed_hpke_support::driver`).
 //!
 //! ```text
 //! cargo bench -p typed-hpke-mls-rs --bench mls_rs [-- FILTER ...]
@@ -21,15 +21,11 @@
 //! on this provider against suite 1 on the stock provider, which has no post-quantum suite:
 //! what moving a group to X-Wing costs, not a like-for-like ratio.
 //!
-//! The statistic is `driver.rs`'s: per round each provider runs one batch, in an order rotated
+//! The statistic is `driver`'s: per round each provider runs one batch, in an order rotated
 //! from round to round, with the batch sized so ours lasts `MLS_BATCH_MS` (default 20); the
 //! ratio ours / theirs per round gives a median and a distribution-free 95% confidence
 //! interval over `MLS_ROUNDS` (default 21) rounds. `MLS_QUICK=1` runs three rounds of short
 //! batches: a check that the bench still runs.
-
-#[allow(dead_code)]
-#[path = "../../../measure/src/compare/driver.rs"]
-mod driver;
 
 use driver::{Job, TYPED, timed};
 use mls_rs::client_builder::MlsConfig;
@@ -38,6 +34,11 @@ use mls_rs::identity::basic::{BasicCredential, BasicIdentityProvider};
 use mls_rs::{CipherSuite, CipherSuiteProvider, Client, CryptoProvider, Group, MlsMessage};
 use mls_rs_core::crypto::{HpkePublicKey, HpkeSecretKey};
 use typed_hpke_mls_rs::{DraftPqSuite, RustCryptoProvider, TypedHpkeProvider};
+use typed_hpke_support::driver;
+
+/// Counted allocations, for the driver's allocation column.
+#[global_allocator]
+static COUNTING: driver::Counting = driver::Counting;
 
 const PEER: &str = "mls-rs-crypto-rustcrypto 0.23";
 /// The code point this bench gives the X-Wing draft suite.

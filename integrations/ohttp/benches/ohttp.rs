@@ -1,6 +1,6 @@
 //! Per-request costs of Oblivious HTTP (RFC 9458): typed-hpke-ohttp against the `ohttp` crate
 //! 0.8 (its default rust-hpke backend), by the paired rounds of the workspace's comparative
-//! bench (`measure/src/compare/driver.rs`, included below).
+//! bench (`typed_hpke_support::driver`).
 //!
 //! ```text
 //! cargo bench -p typed-hpke-ohttp --bench ohttp [-- FILTER ...]
@@ -24,19 +24,20 @@
 //! typed-hpke-ohttp alone (`ohttp` 0.8 has no ML-KEM). Before a row is timed, each side's
 //! request is opened by the other and each response read back, so no row times a failure.
 //!
-//! The statistic is `driver.rs`'s: per round each implementation runs one batch, in an order
+//! The statistic is `driver`'s: per round each implementation runs one batch, in an order
 //! rotated from round to round, with the batch sized so typed-hpke-ohttp's lasts
 //! `OHTTP_BATCH_MS` (default 20); the ratio typed-hpke-ohttp / `ohttp` per round gives a median
 //! and a distribution-free 95% confidence interval over `OHTTP_ROUNDS` (default 21) rounds.
 //! `OHTTP_QUICK=1` runs three rounds of short batches: a check that the bench still runs.
 
-#[allow(dead_code)]
-#[path = "../../../measure/src/compare/driver.rs"]
-mod driver;
-
 use driver::{Job, Outcome, TYPED, timed, timed_with};
 use ohttp::hpke::{Aead as OAead, Kdf as OKdf, Kem as OKem};
 use typed_hpke_ohttp::{Client, ClientResponse, Gateway, GatewayKey, OsRng, SymmetricSuite};
+use typed_hpke_support::driver;
+
+/// Counted allocations, for the driver's allocation column.
+#[global_allocator]
+static COUNTING: driver::Counting = driver::Counting;
 
 const BODY: usize = 1024;
 

@@ -6,23 +6,20 @@
 //! - a stanza of each type decrypted by its identity into a secret file key: the checks of
 //!   form, the tag (public), HPKE `OpenBase` into age's `FileKey`.
 //!
-//! The marking is the repository's (`ct/src/memcheck.rs`, the same file). `canary` as the only
-//! argument branches on a secret on purpose: `../ct-run` checks that memcheck reports it.
-
-#[path = "../../../../ct/src/memcheck.rs"]
-#[allow(dead_code)]
-mod memcheck;
+//! The marking is the repository's (`typed_hpke_support::memcheck`, the same requests).
+//! `canary` as the only argument branches on a secret on purpose: `../ct-run` checks that
+//! memcheck reports it.
 
 use std::str::FromStr;
 
 use age::Identity as _;
 use age_core::format::{FileKey, Stanza};
 use age_core::secrecy::ExposeSecret as _;
-use memcheck::{public, secret};
 use typed_hpke::kem::{DecapHolder, DhKemP256HkdfSha256, Kem, MlKem768P256, XWing};
 use typed_hpke::{EncappedKey, PrivateKey, PublicKey};
 use typed_hpke_age::pq;
 use typed_hpke_age::tag::{TagIdentity, TagKem, TagRecipient};
+use typed_hpke_support::memcheck::{self, public, secret};
 
 static STEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 

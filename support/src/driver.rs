@@ -21,13 +21,16 @@ pub const TYPED: &str = "typed-hpke";
 // ---------------------------------------------------------------------------------------------
 // Counted allocations.
 
-struct Counting;
+/// The allocator that counts: each binary that reports allocations declares it, as
+/// `#[global_allocator] static A: Counting = Counting;` (a library's `#[global_allocator]`
+/// would be every linking binary's). [`run`] refuses to measure without it.
+pub struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 // SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
 // `GlobalAlloc` contract; the only addition is a relaxed counter increment, which never
-// allocates. (The library forbids unsafe code; this bench binary is not the library.)
+// allocates. (The library forbids unsafe code; this bench tool is not the library.)
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
@@ -45,9 +48,6 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
 
 fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
@@ -422,6 +422,13 @@ pub fn run(config: &Config, row: &str, jobs: Vec<(&'static str, Job)>) -> Vec<Ou
 /// [`run`] with any implementation as the subject, `jobs[0]`, whose per-round time is the
 /// numerator of every ratio (`benches/primitives.rs` puts aws-lc-rs there).
 pub fn run_paired(config: &Config, row: &str, mut jobs: Vec<(&'static str, Job)>) -> Vec<Outcome> {
+    let before = allocations();
+    drop(black_box(Box::new(before)));
+    assert!(
+        allocations() > before,
+        "allocations are not counted: the bench binary must declare \
+         `#[global_allocator] static A: Counting = Counting;`"
+    );
     for (_, job) in jobs.iter_mut() {
         job(2);
     }
