@@ -21,10 +21,14 @@ macro_rules! for_each_dh_kem {
     }};
 }
 
-/// Calls `$f::<K>()` for each KEM of the build, in the order of `AnyKem::all`.
+/// Calls `$f::<K>()` for each KEM of the build, in the order of `AnyKem::all`; with `where`,
+/// for each KEM that `$keep` keeps, of which there must be one.
 #[allow(unused_macros)]
 macro_rules! for_each_kem {
-    ($f:ident) => {{
+    ($f:ident) => {
+        for_each_kem!($f where |_| true)
+    };
+    ($f:ident where $keep:expr) => {{
         struct Each;
         impl typed_hpke::suite::KemVisitor for Each {
             type Output = ();
@@ -32,12 +36,13 @@ macro_rules! for_each_kem {
                 $f::<K>();
             }
         }
+        let keep: fn(&typed_hpke::suite::AnyKem) -> bool = $keep;
         let mut count = 0;
-        for kem in typed_hpke::suite::AnyKem::all() {
+        for kem in typed_hpke::suite::AnyKem::all().filter(keep) {
             kem.visit(Each);
             count += 1;
         }
-        assert!(count > 0, "no KEM in this build");
+        assert!(count > 0, "no KEM of this kind in this build");
     }};
 }
 
@@ -46,19 +51,7 @@ macro_rules! for_each_kem {
 /// these).
 #[allow(unused_macros)]
 macro_rules! for_each_ml_kem {
-    ($f:ident) => {{
-        struct Each;
-        impl typed_hpke::suite::KemVisitor for Each {
-            type Output = ();
-            fn visit<K: typed_hpke::kem::Kem>(self) {
-                $f::<K>();
-            }
-        }
-        let mut count = 0;
-        for kem in typed_hpke::suite::AnyKem::all().filter(|k| !k.supports_auth()) {
-            kem.visit(Each);
-            count += 1;
-        }
-        assert!(count > 0, "no ML-KEM in this build");
-    }};
+    ($f:ident) => {
+        for_each_kem!($f where |kem| !kem.supports_auth())
+    };
 }
