@@ -6,7 +6,8 @@
 //! The types: `PrivateKey<K>` and `SharedSecret<K>` for all twelve KEMs, `Psk`,
 //! `suite::SenderMode` (every variant) and `suite::ReceiverMode`, `SenderContext` and
 //! `ReceiverContext` (whose key, base nonce and exporter secret the `hazmat` key schedule
-//! reveals to the test), and the `hazmat` key-schedule values themselves.
+//! reveals to the test), the `hazmat` key-schedule values themselves, and the symmetric
+//! surface's PRKs, sealers and openers, typed and runtime.
 
 #[macro_use]
 #[path = "util/kems.rs"]
@@ -172,4 +173,41 @@ fn contexts_and_key_schedule_values() {
     contexts::<HkdfSha256, ChaCha20Poly1305>();
     contexts::<Shake256, ChaCha20Poly1305>();
     contexts::<HkdfSha256, ExportOnly>();
+}
+
+/// A PRK (`symmetric::Prk`, `suite::Prk`) and the sealer and opener keyed from it show their
+/// type and algorithm, never the PRK, whose bytes `extract_public` computes from the same inputs.
+#[test]
+fn symmetric_surface() {
+    use typed_hpke::symmetric::{self, Opener, Prk, Sealer};
+    let (salt, ikm) = (&b"debug salt"[..], &[&b"a secret input key"[..]][..]);
+    let secret = symmetric::extract_public::<HkdfSha256>(salt, ikm);
+    let typed = Prk::<HkdfSha256>::extract(salt, ikm);
+    let runtime =
+        typed_hpke::suite::Prk::extract(<HkdfSha256 as typed_hpke::kdf::Kdf>::ID, salt, ikm)
+            .unwrap();
+    for (what, shown) in [
+        ("symmetric::Prk", format!("{typed:?}")),
+        ("suite::Prk", format!("{runtime:?}")),
+    ] {
+        assert!(
+            shown.starts_with("Prk {") && shown.contains("kdf_id: 0001"),
+            "{what}: {shown}"
+        );
+    }
+    assert_redacted("symmetric::Prk", &typed, &secret);
+    assert_redacted("suite::Prk", &runtime, &secret);
+    let opener = Opener::<Aes128Gcm>::from_prk(&typed, b"key", b"nonce").unwrap();
+    let sealer = Sealer::<Aes128Gcm>::from_prk(typed, b"key", b"nonce").unwrap();
+    for (what, shown) in [
+        ("Sealer", format!("{sealer:?}")),
+        ("Opener", format!("{opener:?}")),
+    ] {
+        assert!(
+            shown.starts_with(&format!("{what} {{")) && shown.contains("aead_id: 0001"),
+            "{shown}"
+        );
+    }
+    assert_redacted("Sealer", &sealer, &secret);
+    assert_redacted("Opener", &opener, &secret);
 }

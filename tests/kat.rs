@@ -693,6 +693,40 @@ fn vector_files_match_readme_sha256() {
     }
 }
 
+/// The symmetric surface's functions for public values against their standards: `Extract`
+/// (RFC 5869 A.1, and A.3's empty salt, which is `Nh` zero bytes) with the input key given in
+/// pieces, and the KDFs' hashes (FIPS 180-4's "abc" examples) likewise.
+#[test]
+fn symmetric_public_functions_match_their_standards() {
+    use typed_hpke::symmetric::{extract_public, hash};
+    let ikm = [0x0b_u8; 22];
+    let pieces: [&[u8]; 3] = [&ikm[..5], &[], &ikm[5..]];
+    let salt: Vec<u8> = (0u8..=0x0c).collect();
+    assert_eq!(
+        hex::encode(extract_public::<HkdfSha256>(&salt, &pieces)),
+        "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5"
+    );
+    assert_eq!(
+        hex::encode(extract_public::<HkdfSha256>(&[], &pieces)),
+        "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04"
+    );
+    let abc: [&[u8]; 3] = [b"a", b"", b"bc"];
+    assert_eq!(
+        hex::encode(hash::<HkdfSha256>(&abc)),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(
+        hex::encode(hash::<HkdfSha384>(&abc)),
+        "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed\
+         8086072ba1e7cc2358baeca134c825a7"
+    );
+    assert_eq!(
+        hex::encode(hash::<HkdfSha512>(&abc)),
+        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+         2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+    );
+}
+
 /// `typed_hpke::symmetric` and its runtime twins against the RFC 9180 file, apart from the key
 /// schedule: `key`, `base_nonce` and `exporter_secret` re-derived from the printed
 /// `shared_secret`, `psk` and `key_schedule_context` with plain `Extract` / `Expand` (§4's

@@ -444,3 +444,29 @@ pub(crate) fn expand_candidate<H: EagerHash, N: ArraySize>(
         .map_err(|_| Error::DeriveKeyPair)?;
     Ok(out)
 }
+
+#[cfg(all(test, feature = "x25519"))]
+mod tests {
+    extern crate alloc;
+    use alloc::format;
+
+    use super::DhKem;
+    use crate::kem::{DhKemX25519HkdfSha256, Kem, X25519};
+
+    /// The framework's own `Debug`s, which no public API reaches today (a key's `Debug` is
+    /// `PrivateKey`'s), so that a type that comes to hold one prints it redacted: the KEM its
+    /// id, a private key nothing of its scalar, a public key its bytes.
+    #[test]
+    fn debug_is_redacted_and_says_what_it_is() {
+        assert_eq!(
+            format!("{:?}", DhKem::<X25519>(core::marker::PhantomData)),
+            "DhKem(0x0020)"
+        );
+        let (sk, pk) = DhKemX25519HkdfSha256::derive_key_pair(&[7; 32]).unwrap();
+        assert_eq!(format!("{:?}", sk.sk), "DhPrivateKey(<redacted>)");
+        assert_eq!(
+            format!("{:?}", pk.pk),
+            format!("DhPublicKey({:?})", crate::util::Hex(pk.as_bytes()))
+        );
+    }
+}
