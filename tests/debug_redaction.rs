@@ -5,8 +5,8 @@
 //!
 //! The types: `PrivateKey<K>` and `SharedSecret<K>` for all twelve KEMs, `Psk`,
 //! `suite::SenderMode` (every variant) and `suite::ReceiverMode`, `SenderContext` and
-//! `ReceiverContext` (whose key, base nonce and exporter secret the `hazmat` key schedule
-//! reveals to the test), the `hazmat` key-schedule values themselves, and the symmetric
+//! `ReceiverContext`, typed and runtime (whose key, base nonce and exporter secret the `hazmat`
+//! key schedule reveals to the test), the `hazmat` key-schedule values themselves, and the symmetric
 //! surface's PRKs, sealers and openers, typed and runtime.
 
 #[macro_use]
@@ -163,6 +163,24 @@ fn contexts<F: typed_hpke::kdf::Kdf, A: typed_hpke::aead::Aead>() {
             &values,
             secret,
         );
+    }
+    // The runtime contexts they convert to show the suite and the sequence number, nothing else.
+    let sender = typed_hpke::suite::SenderContext::from(sender);
+    let receiver = typed_hpke::suite::ReceiverContext::from(receiver);
+    let suite = format!("{:?}", sender.suite());
+    for (name, shown) in [
+        ("SenderContext", format!("{sender:?}")),
+        ("ReceiverContext", format!("{receiver:?}")),
+    ] {
+        assert!(
+            shown.starts_with(&format!("{name} {{ suite: {suite}, seq: 0"))
+                && shown.ends_with(", .. }"),
+            "{shown}"
+        );
+    }
+    for (what, secret) in &secrets {
+        assert_redacted(&format!("suite::SenderContext {what}"), &sender, secret);
+        assert_redacted(&format!("suite::ReceiverContext {what}"), &receiver, secret);
     }
     assert_redacted("shared secret in KeyScheduleValues", &values, ss.as_bytes());
 }
