@@ -771,3 +771,25 @@ fn all_is_every_supported_id_once() {
         );
     }
 }
+
+/// The runtime `EncappedKey` is equal to another exactly when their bytes are, and its `Debug`
+/// shows them (an `enc` is public: it travels beside the ciphertext).
+#[test]
+fn runtime_encapped_keys_compare_and_print_their_bytes() {
+    let suite = Suite::new(DhKemX25519HkdfSha256::ID, 0x0001, 0x0001).unwrap();
+    let (_, pk) = suite.derive_key_pair(&IKM_R).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let (a, _) = suite
+        .setup_sender(&mut rng, &pk, INFO, SenderMode::Base)
+        .unwrap();
+    let (b, _) = suite
+        .setup_sender(&mut rng, &pk, INFO, SenderMode::Base)
+        .unwrap();
+    assert_ne!(a.as_bytes(), b.as_bytes());
+    assert_ne!(a, b);
+    assert_eq!(a, a.clone());
+    assert_eq!(
+        format!("{a:?}"),
+        format!("EncappedKey({})", hex::encode(a.as_bytes()))
+    );
+}
