@@ -50,7 +50,7 @@ def main():
         problems.append(f"no mutant of {file} in the run's results")
     print(f"mutants: {len(ran)} in {len(files)} files, {len(ran & caught)} caught or unviable, "
           f"{len([k for k in survived if k[0] in files])} survived "
-          f"({len([k for k in survived if k in listed])} listed with a reason)")
+          f"({len([k for k in survived if k[0] in files and k in listed])} listed with a reason)")
     if problems:
         sys.exit("\n".join(problems))
 

@@ -251,6 +251,18 @@ fn construction_errors() {
         KeyConfig::new(1, key.config().public_key().clone(), vec![]).unwrap_err(),
         Error::InvalidKeyConfig
     );
+    // The list's length is a 16-bit count of 4-byte pairs: 16,383 pairs fit, one more does not.
+    let most = vec![AES128; 0xfffc / 4];
+    let full = KeyConfig::new(1, key.config().public_key().clone(), most.clone()).unwrap();
+    assert_eq!(
+        full.encode().len(),
+        1 + 2 + key.config().public_key().as_bytes().len() + 2 + 0xfffc
+    );
+    let over = [most, vec![AES128]].concat();
+    assert_eq!(
+        KeyConfig::new(1, key.config().public_key().clone(), over).unwrap_err(),
+        Error::InvalidKeyConfig
+    );
 }
 
 #[test]
