@@ -143,7 +143,7 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     ///
     /// The typed counterpart of [`AnyKem::visit_auth`](crate::suite::AnyKem::visit_auth): it
     /// compiles `visitor` for `Self` alone.
-    fn visit_auth<V: crate::suite::AuthKemVisitor>(visitor: V) -> Option<V::Output> {
+    fn visit_auth<V: AuthKemVisitor>(visitor: V) -> Option<V::Output> {
         drop(visitor);
         None
     }
@@ -151,6 +151,24 @@ pub trait Kem: crate::sealed::Sealed + Sized + 'static {
     /// The engine behind the operations above (sealed: not callable outside this crate).
     #[doc(hidden)]
     type Engine: crate::sealed::KemEngine<Self>;
+}
+
+/// Code generic over a KEM, for [`AnyKem::visit`](crate::suite::AnyKem::visit). Every KEM
+/// qualifies.
+pub trait KemVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the KEM's type.
+    fn visit<K: Kem>(self) -> Self::Output;
+}
+
+/// Code that uses authenticated encapsulation, for [`Kem::visit_auth`] and
+/// [`AnyKem::visit_auth`](crate::suite::AnyKem::visit_auth): the DH-KEMs only.
+pub trait AuthKemVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the KEM's type.
+    fn visit<K: AuthKem>(self) -> Self::Output;
 }
 
 /// A KEM with the authenticated variants `AuthEncap` / `AuthDecap` (RFC 9180 §4.1), which the

@@ -176,21 +176,7 @@ pub trait AuthSealingVisitor {
     fn visit<K: AuthKem, F: Kdf, A: SealingAead>(self) -> Self::Output;
 }
 
-/// Code generic over a KEM, for [`AnyKem::visit`]. Every KEM qualifies.
-pub trait KemVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with the KEM's type.
-    fn visit<K: Kem>(self) -> Self::Output;
-}
-
-/// Code that uses authenticated encapsulation, for [`AnyKem::visit_auth`]: the DH-KEMs only.
-pub trait AuthKemVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with the KEM's type.
-    fn visit<K: AuthKem>(self) -> Self::Output;
-}
+pub use crate::kem::{AuthKemVisitor, KemVisitor};
 
 impl<V: KemVisitor> steps::KemStep for V {
     type Output = V::Output;

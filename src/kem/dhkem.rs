@@ -235,7 +235,7 @@ impl<G: DhGroup> Kem for DhKem<G> {
     type Prepared = G::Table;
     type Engine = Self;
 
-    fn visit_auth<V: crate::suite::AuthKemVisitor>(visitor: V) -> Option<V::Output> {
+    fn visit_auth<V: super::AuthKemVisitor>(visitor: V) -> Option<V::Output> {
         Some(visitor.visit::<Self>())
     }
 
