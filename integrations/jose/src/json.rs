@@ -156,3 +156,37 @@ pub(crate) fn object_member<'a>(
         Some(_) => Err(Error::Malformed(name)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind of JSON value is read as serde_json reads it: the strict visitor changes
+    /// only what a duplicate member does.
+    #[test]
+    fn values_read_as_serde_json_reads_them() {
+        let text = br#"{"t": true, "f": false, "i": -5, "u": 7, "x": 1.5, "s": "plain",
+            "e": "esc\u0041ped", "n": null, "a": [1, "two", [], {}], "o": {"k": [false, -0.25]}}"#;
+        let ours = object(text).unwrap();
+        let theirs: Map<String, Value> = serde_json::from_slice(text).unwrap();
+        assert_eq!(ours, theirs);
+        assert_eq!(ours["i"], Value::from(-5));
+        assert_eq!(ours["x"], Value::from(1.5));
+        assert_eq!(ours["e"], "escAped");
+        assert_eq!(object(br#"{"a": 1, "a": 1}"#), Err(Error::DuplicateMember));
+        assert_eq!(
+            object(br#"{"o": {"a": 1, "b": {"a": 2, "a": 3}}}"#),
+            Err(Error::DuplicateMember)
+        );
+    }
+
+    /// What serde_json's slice reader never calls, but another deserializer may: an owned
+    /// string, and the visitor's description in a type error.
+    #[test]
+    fn owned_strings_and_the_expectation() {
+        let v: Result<Value, serde_json::Error> = Strict.visit_string(String::from("owned"));
+        assert_eq!(v.unwrap(), "owned");
+        let e = serde_json::Error::invalid_type(serde::de::Unexpected::Char('c'), &Strict);
+        assert!(e.to_string().ends_with("expected a JSON value"), "{e}");
+    }
+}

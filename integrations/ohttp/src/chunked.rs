@@ -777,3 +777,91 @@ impl<R: io::Read, D: ChunkDecoder> io::Read for ChunkReader<R, D> {
         Ok(n)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
+
+    use super::*;
+    use crate::{GatewayKey, OsRng, SymmetricSuite};
+
+    fn put(v: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        put_varint(&mut out, v);
+        out
+    }
+
+    /// RFC 9000 Appendix A.1's examples, and each length's first and last value: the
+    /// shortest encoding is written, and every encoding reads back with its length.
+    #[test]
+    fn varints_as_rfc9000_writes_them() {
+        let examples: [(&[u8], u64); 5] = [
+            (
+                &[0xc2, 0x19, 0x7c, 0x5e, 0xff, 0x14, 0xe8, 0x8c],
+                151_288_809_941_952_652,
+            ),
+            (&[0x9d, 0x7f, 0x3e, 0x7d], 494_878_333),
+            (&[0x7b, 0xbd], 15_293),
+            (&[0x25], 37),
+            (&[0x40, 0x25], 37),
+        ];
+        for (bytes, v) in examples {
+            assert_eq!(get_varint(bytes), Some((v, bytes.len())), "{bytes:02x?}");
+            // Trailing bytes are the next field's; too few is "not yet".
+            let mut longer = bytes.to_vec();
+            longer.push(0xff);
+            assert_eq!(get_varint(&longer), Some((v, bytes.len())));
+            assert_eq!(get_varint(&bytes[..bytes.len() - 1]), None);
+        }
+        assert_eq!(put(37), [0x25]);
+        assert_eq!(put(15_293), [0x7b, 0xbd]);
+        assert_eq!(put(494_878_333), [0x9d, 0x7f, 0x3e, 0x7d]);
+        assert_eq!(
+            put(151_288_809_941_952_652),
+            [0xc2, 0x19, 0x7c, 0x5e, 0xff, 0x14, 0xe8, 0x8c]
+        );
+        let edges: [(usize, &[u8]); 6] = [
+            (63, &[0x3f]),
+            (64, &[0x40, 0x40]),
+            (16_383, &[0x7f, 0xff]),
+            (16_384, &[0x80, 0x00, 0x40, 0x00]),
+            ((1 << 30) - 1, &[0xbf, 0xff, 0xff, 0xff]),
+            (1 << 30, &[0xc0, 0, 0, 0, 0x40, 0, 0, 0]),
+        ];
+        for (v, bytes) in edges {
+            assert_eq!(put(v), bytes, "{v}");
+            assert_eq!(get_varint(bytes), Some((v as u64, bytes.len())));
+        }
+        assert_eq!(get_varint(&[]), None);
+    }
+
+    /// A `ChunkWriter` whose encoder has failed takes nothing more, on every call, `finish`
+    /// included, and writes nothing to `inner`. The encoder fails only once its key has
+    /// sealed as many chunks as the nonce counts (2^96 - 1 for a 12-byte nonce), which no
+    /// test reaches; the failure is set here as `seal_chunk` sets it.
+    #[test]
+    fn writer_over_a_failed_encoder_stays_failed() {
+        let mut rng = OsRng::default();
+        let key = GatewayKey::generate(
+            1,
+            0x0020,
+            vec![SymmetricSuite::HKDF_SHA256_AES_128_GCM],
+            &mut rng,
+        )
+        .unwrap();
+        let client = Client::new(key.config()).unwrap();
+        let (head, mut encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
+        encoder.failed = Some(Error::MessageLimit);
+        let mut writer = ChunkWriter::new(Vec::new(), &head, encoder).unwrap();
+        let is_limit = |e: io::Error| {
+            e.kind() == io::ErrorKind::InvalidData
+                && *e.into_inner().unwrap().downcast::<Error>().unwrap() == Error::MessageLimit
+        };
+        for _ in 0..2 {
+            assert!(is_limit(writer.write(b"more").unwrap_err()));
+            assert!(is_limit(writer.flush().unwrap_err()));
+        }
+        assert_eq!(writer.get_mut(), &head);
+        assert!(is_limit(writer.finish().unwrap_err()));
+    }
+}

@@ -816,3 +816,149 @@ fn response_starts_once_and_limits_cannot_overflow() {
         );
     }
 }
+
+/// A sink that is interrupted on every other call (`ErrorKind::Interrupted`, which a writer
+/// retries) and otherwise takes at most 1000 bytes; or, once `zero` is set, takes nothing and
+/// says so with `Ok(0)`.
+#[derive(Debug)]
+struct Interrupting {
+    wire: Vec<u8>,
+    calls: usize,
+    zero: bool,
+}
+
+impl Write for Interrupting {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.zero {
+            return Ok(0);
+        }
+        if self.calls.is_multiple_of(2) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let n = data.len().min(1000);
+        self.wire.extend_from_slice(&data[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `ChunkWriter` retries an interrupted write of `inner` itself (its `flush` and `finish`
+/// return no `Interrupted`, which `write_all` would retry but they are not), writes each byte
+/// of a sealed chunk once however little `inner` takes at a time, and turns an `inner` that
+/// takes nothing into `WriteZero`, not a loop.
+#[test]
+fn writer_retries_interruptions_and_refuses_a_sink_that_takes_nothing() {
+    let mut rng = OsRng::default();
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_AES_128_GCM,
+    );
+    let request = body(2 * MAX_CHUNK + 300, 6);
+    let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
+    let sink = Interrupting {
+        wire: Vec::new(),
+        calls: 0,
+        zero: false,
+    };
+    let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
+    writer.write_all(&request[..MAX_CHUNK + 10]).unwrap();
+    writer.flush().unwrap();
+    writer.write_all(&request[MAX_CHUNK + 10..]).unwrap();
+    let sink = writer.finish().unwrap();
+    assert_eq!(gateway_read(&gateway, &sink.wire, 4096).unwrap(), request);
+
+    let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
+    let sink = Interrupting {
+        wire: Vec::new(),
+        calls: 0,
+        zero: false,
+    };
+    let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
+    writer.get_mut().zero = true;
+    assert_eq!(writer.write(&request[..MAX_CHUNK]).unwrap(), MAX_CHUNK);
+    for _ in 0..2 {
+        let e = writer.flush().unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::WriteZero);
+    }
+    let e = writer.finish().unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::WriteZero);
+}
+
+/// A source that gives `data` a few bytes at a time and fails the test if it is read again
+/// after it has said it is at its end more than once.
+struct Trickle<'a> {
+    data: &'a [u8],
+    ends: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, dst: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() {
+            self.ends += 1;
+            assert!(self.ends <= 1, "read again past the end of the message");
+            return Ok(0);
+        }
+        let n = dst.len().min(self.data.len()).min(333);
+        dst[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// `ChunkReader` gives each plaintext byte once, in order, into small buffers, then `Ok(0)`
+/// on every later read without reading `inner` past its end again. The loop is bounded, so a
+/// reader that never ends fails here instead of hanging.
+#[test]
+fn reader_gives_each_byte_once_then_ends() {
+    let (client, gateway) = setup(MlKem768::ID, SymmetricSuite::HKDF_SHA256_AES_128_GCM);
+    let request = body(MAX_CHUNK + 1000, 8);
+    let (wire, _) = chunked_request(&client, &request, 3);
+    let source = Trickle {
+        data: &wire,
+        ends: 0,
+    };
+    let mut reader = ChunkReader::new(source, gateway.decapsulate_chunked());
+    let mut got = Vec::new();
+    let mut buf = [0u8; 100];
+    let mut ended = false;
+    for _ in 0..request.len() {
+        let n = reader.read(&mut buf).unwrap();
+        if n == 0 {
+            ended = true;
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        assert!(
+            got.len() <= request.len(),
+            "more bytes than the message holds"
+        );
+    }
+    assert!(ended, "the reader did not reach the end");
+    assert_eq!(got, request);
+    for _ in 0..3 {
+        assert_eq!(reader.read(&mut buf).unwrap(), 0);
+    }
+}
+
+/// The chunked types' `Debug` names the type and shows no key or plaintext: the encoder its
+/// sticky error alone, the others nothing.
+#[test]
+fn debug_names_each_type_and_nothing_secret() {
+    let mut rng = OsRng::default();
+    let (client, gateway) = setup(
+        DhKemX25519HkdfSha256::ID,
+        SymmetricSuite::HKDF_SHA256_AES_128_GCM,
+    );
+    let (head, encoder, response) = client.encapsulate_chunked(&mut rng).unwrap();
+    assert_eq!(format!("{encoder:?}"), "ChunkEncoder { failed: None, .. }");
+    assert_eq!(format!("{response:?}"), "ChunkedResponseDecoder { .. }");
+    let decoder = gateway.decapsulate_chunked();
+    assert_eq!(format!("{decoder:?}"), "ChunkedRequestDecoder { .. }");
+    let reader = ChunkReader::new(&b""[..], decoder);
+    assert_eq!(format!("{reader:?}"), "ChunkReader { .. }");
+    let writer = ChunkWriter::new(Vec::new(), &head, encoder).unwrap();
+    assert_eq!(format!("{writer:?}"), "ChunkWriter { .. }");
+}
