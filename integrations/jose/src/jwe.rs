@@ -47,7 +47,9 @@ fn protected_header(encoded: &str) -> Result<Map<String, Value>, Error> {
     if encoded.is_empty() {
         return Ok(Map::new());
     }
-    if encoded.len() > MAX_HEADER_LEN * 4 / 3 + 4 {
+    // The longest unpadded base64url text of MAX_HEADER_LEN bytes: any longer one decodes to
+    // more, and none as long decodes to more (4 characters carry 3 bytes).
+    if encoded.len() > (MAX_HEADER_LEN * 4).div_ceil(3) {
         return Err(Error::TooLarge);
     }
     object(&b64::decode(encoded)?)

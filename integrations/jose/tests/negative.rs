@@ -544,3 +544,145 @@ fn decryptor_debug_redacts_the_inputs() {
     assert!(!debug.contains(bytes), "{debug}");
     assert!(debug.contains("<redacted>"), "{debug}");
 }
+
+/// The header limit to the byte: a protected header of exactly `MAX_HEADER_LEN` bytes of JSON
+/// is read, one byte more is `TooLarge`, before its base64 is decoded. Before, the check on the
+/// encoded length let headers of up to two bytes more through.
+#[test]
+fn header_limit_to_the_byte() {
+    let header = |len: usize| {
+        let bare = r#"{"alg":"HPKE-3","pad":""}"#;
+        let mut h = bare.to_owned();
+        h.insert_str(bare.len() - 2, &"x".repeat(len - bare.len()));
+        assert_eq!(h.len(), len);
+        B64::encode_string(h.as_bytes())
+    };
+    let max = typed_hpke_jose::MAX_HEADER_LEN;
+    let at = Jwe::parse(&format!("{}.AA.AA.AA.AA", header(max))).unwrap();
+    assert_eq!(
+        at.protected_header()["pad"].as_str().unwrap().len(),
+        max - 25
+    );
+    for over in [max + 1, max + 2, max + 3] {
+        let compact = format!("{}.AA.AA.AA.AA", header(over));
+        assert_eq!(Jwe::parse(&compact).err(), Some(Error::TooLarge), "{over}");
+        let json = json!({"protected": header(over), "ciphertext": "AA"});
+        assert_eq!(
+            Jwe::parse(&json.to_string()).err(),
+            Some(Error::TooLarge),
+            "{over}"
+        );
+    }
+}
+
+/// Exactly `MAX_RECIPIENTS` recipients are read (one more is refused in `limits`); `recipients`
+/// beside either flattened member alone is refused.
+#[test]
+fn recipients_at_the_limit_and_beside_flattened_members() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let mut j = key_encryption(&k);
+    let object = j.as_object_mut().unwrap();
+    let mut recipient = json!({"encrypted_key": object.remove("encrypted_key").unwrap()});
+    if let Some(header) = object.remove("header") {
+        recipient["header"] = header;
+    }
+    j["recipients"] = Value::Array(vec![recipient; typed_hpke_jose::MAX_RECIPIENTS]);
+    let jwe = Jwe::parse(&j.to_string()).unwrap();
+    assert_eq!(jwe.recipients().len(), typed_hpke_jose::MAX_RECIPIENTS);
+    assert_eq!(decrypt(&k, &j).unwrap(), b"secret");
+    for member in ["header", "encrypted_key"] {
+        let mut beside = j.clone();
+        beside[member] = if member == "header" {
+            json!({})
+        } else {
+            json!("AA")
+        };
+        assert_eq!(
+            Jwe::parse(&beside.to_string()),
+            Err(Error::Malformed("recipients beside flattened members")),
+            "{member}"
+        );
+    }
+}
+
+/// The compact serialization refuses each member it cannot carry, each alone: a JWE AAD, a
+/// shared unprotected header, a recipient's header, an empty protected header. The headers
+/// read are the ones given.
+#[test]
+fn compact_refuses_each_json_only_member() {
+    let k = key(Algorithm::HPKE_3);
+    let jwe = Encryptor::integrated(Algorithm::HPKE_3, k.public_jwk())
+        .unwrap()
+        .encrypt(&mut rng(), b"secret")
+        .unwrap();
+    let plain: Value = serde_json::from_str(&jwe.to_flattened().unwrap()).unwrap();
+    let read = |edit: &dyn Fn(&mut Value)| {
+        let mut j = plain.clone();
+        edit(&mut j);
+        Jwe::parse(&j.to_string()).unwrap()
+    };
+    let base = read(&|_| {});
+    assert!(base.to_compact().is_ok());
+    assert_eq!(base.unprotected_header(), None);
+    assert_eq!(base.recipients()[0].header(), None);
+    let extra = json!({"x": 1});
+    let unprotected = read(&|j| j["unprotected"] = extra.clone());
+    assert_eq!(unprotected.unprotected_header(), extra.as_object());
+    let recipient_header = read(&|j| j["header"] = extra.clone());
+    assert_eq!(recipient_header.recipients()[0].header(), extra.as_object());
+    let with_aad = read(&|j| j["aad"] = "AA".into());
+    let no_protected = read(&|j| j["protected"] = "".into());
+    for (what, jwe) in [
+        ("aad", with_aad),
+        ("unprotected", unprotected),
+        ("header", recipient_header),
+        ("empty protected", no_protected),
+    ] {
+        assert_eq!(jwe.to_compact(), Err(Error::Serialization), "{what}");
+    }
+}
+
+/// A JWK's `alg` names its key's KEM: an algorithm of another KEM with the same key type (P-256
+/// and P-384 are both `EC`, X25519 and X448 both `OKP`) is refused, and so is an `AKP` key with
+/// no `alg`, which alone says what KEM its bytes are for. An `EC` key without `alg` is read,
+/// with none.
+#[test]
+fn jwk_alg_names_the_keys_kem() {
+    let public = |alg: Algorithm| -> Value {
+        serde_json::from_str(&key(alg).public_jwk().to_json().unwrap()).unwrap()
+    };
+    for (alg, other) in [(Algorithm::HPKE_0, "HPKE-1"), (Algorithm::HPKE_3, "HPKE-5")] {
+        let mut jwk = public(alg);
+        assert_eq!(
+            PublicJwk::from_json(&jwk.to_string()).unwrap().alg(),
+            Some(alg)
+        );
+        jwk["alg"] = other.into();
+        assert_eq!(
+            PublicJwk::from_json(&jwk.to_string()).map(|_| ()),
+            Err(Error::InvalidKey),
+            "{other}"
+        );
+    }
+    let mut akp = public(Algorithm::HPKE_9);
+    akp.as_object_mut().unwrap().remove("alg");
+    assert_eq!(
+        PublicJwk::from_json(&akp.to_string()).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+    let mut ec = public(Algorithm::HPKE_0);
+    ec.as_object_mut().unwrap().remove("alg");
+    assert_eq!(PublicJwk::from_json(&ec.to_string()).unwrap().alg(), None);
+}
+
+/// The JWKs' `Debug` shows the KEM, `alg` and `kid`, and no key bytes.
+#[test]
+fn jwk_debug_shows_what_identifies_the_key() {
+    let k = key(Algorithm::HPKE_0);
+    let public = r#"PublicJwk { kem_id: 16, alg: Some("HPKE-0"), kid: Some("kid-HPKE-0"), .. }"#;
+    assert_eq!(format!("{:?}", k.public_jwk()), public);
+    assert_eq!(
+        format!("{k:?}"),
+        format!("PrivateJwk {{ public: {public}, .. }}")
+    );
+}

@@ -128,64 +128,92 @@ fn read_and_write_adapters() {
     let (client, gateway) = setup(MlKem768::ID, SymmetricSuite::HKDF_SHA256_CHACHA20_POLY1305);
     let request = body(50_000, 9);
     let (head, encoder, response_decoder) = client.encapsulate_chunked(&mut rng).unwrap();
-    let mut writer = ChunkWriter::new(Vec::new(), &head, encoder).unwrap();
+    let mut writer = ChunkWriter::new(Sink::default(), &head, encoder).unwrap();
     for part in request.chunks(777) {
         writer.write_all(part).unwrap();
     }
     writer.flush().unwrap();
-    let wire = writer.finish().unwrap();
+    let wire = writer.finish().unwrap().wire;
 
-    let mut reader = ChunkReader::new(&wire[..], gateway.decapsulate_chunked());
-    let mut got = Vec::new();
-    reader.read_to_end(&mut got).unwrap();
-    assert_eq!(got, request);
+    let reader = ChunkReader::new(source(&wire), gateway.decapsulate_chunked());
+    assert_eq!(read_all(reader).unwrap(), request);
 
     let mut decoder = gateway.decapsulate_chunked();
     decoder.push(&wire, &mut Vec::new()).unwrap();
     let (nonce, encoder) = decoder.response(&mut rng).unwrap();
-    let mut writer = ChunkWriter::new(Vec::new(), &nonce, encoder).unwrap();
+    let mut writer = ChunkWriter::new(Sink::default(), &nonce, encoder).unwrap();
     writer.write_all(b"the response").unwrap();
-    let res = writer.finish().unwrap();
-    let mut reader = ChunkReader::new(&res[..], response_decoder);
-    let mut opened = String::new();
-    reader.read_to_string(&mut opened).unwrap();
-    assert_eq!(opened, "the response");
+    let res = writer.finish().unwrap().wire;
+    let reader = ChunkReader::new(source(&res), response_decoder);
+    assert_eq!(read_all(reader).unwrap(), b"the response");
 
     // A writer dropped without `finish` leaves no final chunk: the reader says so.
     let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
-    let mut cut = Vec::new();
+    let mut cut = Sink::default();
     let mut writer = ChunkWriter::new(&mut cut, &head, encoder).unwrap();
     writer.write_all(b"cut").unwrap();
     writer.flush().unwrap();
     drop(writer);
-    let mut reader = ChunkReader::new(&cut[..], gateway.decapsulate_chunked());
-    let err = reader.read_to_end(&mut Vec::new()).unwrap_err();
+    let reader = ChunkReader::new(source(&cut.wire), gateway.decapsulate_chunked());
     assert_eq!(
-        *err.into_inner().unwrap().downcast::<Error>().unwrap(),
+        inner_error(read_all(reader).unwrap_err()),
         Error::MissingFinalChunk
     );
 }
 
-/// A sink that fails its writes while `failing` is set, taking nothing, and sometimes takes
-/// only part of what it is given.
-struct Flaky {
+/// The most bytes any message of these tests has, with room to spare: a sink or a reader past
+/// it is looping.
+const CAP: usize = 1 << 20;
+
+/// A sink for `ChunkWriter`, with the faults a test sets. It panics when a writer retries it
+/// without end (64 failed calls in a row) or gives it more than [`CAP`] bytes, so a writer that
+/// loops fails its test instead of hanging it.
+#[derive(Debug, Default)]
+struct Sink {
     wire: Vec<u8>,
+    /// Every write fails (`BrokenPipe`) and takes nothing, and so does `flush`.
     failing: bool,
+    /// Every third write takes at most 100 bytes.
+    partial: bool,
+    /// Every other write is `Interrupted` (which a writer retries); the rest take at most 1000.
+    interrupting: bool,
+    /// Every write takes nothing and says so with `Ok(0)`.
+    zero: bool,
     calls: usize,
+    failed_in_a_row: usize,
 }
 
-impl Write for Flaky {
+impl Write for Sink {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        use std::io::ErrorKind::{BrokenPipe, Interrupted};
         self.calls += 1;
-        if self.failing {
-            return Err(std::io::ErrorKind::BrokenPipe.into());
+        let fault = if self.failing {
+            Some(Err(BrokenPipe.into()))
+        } else if self.zero {
+            Some(Ok(0))
+        } else if self.interrupting && self.calls.is_multiple_of(2) {
+            Some(Err(Interrupted.into()))
+        } else {
+            None
+        };
+        if let Some(fault) = fault {
+            self.failed_in_a_row += 1;
+            assert!(
+                self.failed_in_a_row < 64,
+                "the writer retries a failing sink without end"
+            );
+            return fault;
         }
-        let n = if self.calls.is_multiple_of(3) {
+        self.failed_in_a_row = 0;
+        let n = if self.partial && self.calls.is_multiple_of(3) {
             data.len().min(100)
+        } else if self.interrupting {
+            data.len().min(1000)
         } else {
             data.len()
         };
         self.wire.extend_from_slice(&data[..n]);
+        assert!(self.wire.len() <= CAP, "the writer writes without end");
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -194,6 +222,50 @@ impl Write for Flaky {
         }
         Ok(())
     }
+}
+
+/// A message for `ChunkReader` to read, a few hundred bytes at a time. It panics if it is read
+/// again after saying it is at its end: a reader that has met the end has no reason to.
+struct Source<'a> {
+    data: &'a [u8],
+    ends: usize,
+}
+
+fn source(data: &[u8]) -> Source<'_> {
+    Source { data, ends: 0 }
+}
+
+impl Read for Source<'_> {
+    fn read(&mut self, dst: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() {
+            self.ends += 1;
+            assert!(self.ends <= 1, "read again past the end of the message");
+            return Ok(0);
+        }
+        let n = dst.len().min(self.data.len()).min(333);
+        dst[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// `read_to_end` of `reader` that fails the test past [`CAP`] bytes instead of hanging.
+fn read_all(mut reader: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = reader.read(&mut buf)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        out.extend_from_slice(&buf[..n]);
+        assert!(out.len() <= CAP, "the reader reads without end");
+    }
+}
+
+/// The message's error inside an `io::Error` of the adapters.
+fn inner_error(e: std::io::Error) -> Error {
+    *e.into_inner().unwrap().downcast::<Error>().unwrap()
 }
 
 /// `io::Write`'s contract through an inner writer that fails: a `write` that errs has taken
@@ -210,16 +282,15 @@ fn writer_keeps_the_sealed_chunk_when_inner_fails() {
     );
     let request = body(3 * MAX_CHUNK + 5, 4);
     let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
-    let sink = Flaky {
-        wire: Vec::new(),
-        failing: false,
-        calls: 0,
+    let sink = Sink {
+        partial: true,
+        ..Sink::default()
     };
     let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
     writer.write_all(&request[..100]).unwrap();
     // The sink fails as this write fills a chunk: the bytes are taken and sealed, the error
     // is the next call's.
-    writer_sink(&mut writer).failing = true;
+    writer.get_mut().failing = true;
     let mut taken = 100 + writer.write(&request[100..]).unwrap();
     assert_eq!(taken, MAX_CHUNK);
     // While the sink fails, every call fails and takes nothing.
@@ -228,25 +299,18 @@ fn writer_keeps_the_sealed_chunk_when_inner_fails() {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
         assert!(writer.flush().is_err());
     }
-    writer_sink(&mut writer).failing = false;
+    writer.get_mut().failing = false;
     while taken < request.len() {
         let end = (taken + 5000).min(request.len());
         taken += writer.write(&request[taken..end]).unwrap();
     }
-    writer_sink(&mut writer).failing = true;
+    writer.get_mut().failing = true;
     assert!(writer.flush().is_err());
-    writer_sink(&mut writer).failing = false;
+    writer.get_mut().failing = false;
     writer.flush().unwrap();
     let sink = writer.finish().unwrap();
-    let mut reader = ChunkReader::new(&sink.wire[..], gateway.decapsulate_chunked());
-    let mut got = Vec::new();
-    reader.read_to_end(&mut got).unwrap();
-    assert_eq!(got, request);
-}
-
-/// The sink inside a writer, to make it fail or recover.
-fn writer_sink(writer: &mut ChunkWriter<Flaky>) -> &mut Flaky {
-    writer.get_mut()
+    let reader = ChunkReader::new(source(&sink.wire), gateway.decapsulate_chunked());
+    assert_eq!(read_all(reader).unwrap(), request);
 }
 
 /// The request's chunks, parsed: (start, end) of each, the final one last.
@@ -744,21 +808,16 @@ fn errors_are_sticky() {
     // A truncated body read through `ChunkReader`: the missing final chunk is an error on the
     // read that meets the end and on every read after it; `lines()` never ends cleanly.
     let cut = &wire[..final_at];
-    let mut reader = ChunkReader::new(cut, gateway.decapsulate_chunked());
-    let mut sink = Vec::new();
-    let first = reader.read_to_end(&mut sink).unwrap_err();
-    assert_eq!(
-        *first.into_inner().unwrap().downcast::<Error>().unwrap(),
-        Error::MissingFinalChunk
-    );
+    let mut reader = ChunkReader::new(source(cut), gateway.decapsulate_chunked());
+    let first = read_all(&mut reader).unwrap_err();
+    assert_eq!(inner_error(first), Error::MissingFinalChunk);
     for _ in 0..3 {
         let again = reader.read(&mut [0u8; 64]).unwrap_err();
-        assert_eq!(
-            *again.into_inner().unwrap().downcast::<Error>().unwrap(),
-            Error::MissingFinalChunk
-        );
+        assert_eq!(inner_error(again), Error::MissingFinalChunk);
     }
-    let lines = std::io::BufReader::new(ChunkReader::new(cut, gateway.decapsulate_chunked()));
+    // Bounded as `read_all` is: a reader that never ends fails here rather than hangs.
+    let reader = ChunkReader::new(source(cut), gateway.decapsulate_chunked()).take(CAP as u64);
+    let lines = std::io::BufReader::new(reader);
     use std::io::BufRead;
     let mut results = lines.lines().take(20);
     assert!(
@@ -817,34 +876,6 @@ fn response_starts_once_and_limits_cannot_overflow() {
     }
 }
 
-/// A sink that is interrupted on every other call (`ErrorKind::Interrupted`, which a writer
-/// retries) and otherwise takes at most 1000 bytes; or, once `zero` is set, takes nothing and
-/// says so with `Ok(0)`.
-#[derive(Debug)]
-struct Interrupting {
-    wire: Vec<u8>,
-    calls: usize,
-    zero: bool,
-}
-
-impl Write for Interrupting {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.calls += 1;
-        if self.zero {
-            return Ok(0);
-        }
-        if self.calls.is_multiple_of(2) {
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        let n = data.len().min(1000);
-        self.wire.extend_from_slice(&data[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// `ChunkWriter` retries an interrupted write of `inner` itself (its `flush` and `finish`
 /// return no `Interrupted`, which `write_all` would retry but they are not), writes each byte
 /// of a sealed chunk once however little `inner` takes at a time, and turns an `inner` that
@@ -858,10 +889,9 @@ fn writer_retries_interruptions_and_refuses_a_sink_that_takes_nothing() {
     );
     let request = body(2 * MAX_CHUNK + 300, 6);
     let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
-    let sink = Interrupting {
-        wire: Vec::new(),
-        calls: 0,
-        zero: false,
+    let sink = Sink {
+        interrupting: true,
+        ..Sink::default()
     };
     let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
     writer.write_all(&request[..MAX_CHUNK + 10]).unwrap();
@@ -871,12 +901,7 @@ fn writer_retries_interruptions_and_refuses_a_sink_that_takes_nothing() {
     assert_eq!(gateway_read(&gateway, &sink.wire, 4096).unwrap(), request);
 
     let (head, encoder, _) = client.encapsulate_chunked(&mut rng).unwrap();
-    let sink = Interrupting {
-        wire: Vec::new(),
-        calls: 0,
-        zero: false,
-    };
-    let mut writer = ChunkWriter::new(sink, &head, encoder).unwrap();
+    let mut writer = ChunkWriter::new(Sink::default(), &head, encoder).unwrap();
     writer.get_mut().zero = true;
     assert_eq!(writer.write(&request[..MAX_CHUNK]).unwrap(), MAX_CHUNK);
     for _ in 0..2 {
@@ -887,27 +912,6 @@ fn writer_retries_interruptions_and_refuses_a_sink_that_takes_nothing() {
     assert_eq!(e.kind(), std::io::ErrorKind::WriteZero);
 }
 
-/// A source that gives `data` a few bytes at a time and fails the test if it is read again
-/// after it has said it is at its end more than once.
-struct Trickle<'a> {
-    data: &'a [u8],
-    ends: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, dst: &mut [u8]) -> std::io::Result<usize> {
-        if self.data.is_empty() {
-            self.ends += 1;
-            assert!(self.ends <= 1, "read again past the end of the message");
-            return Ok(0);
-        }
-        let n = dst.len().min(self.data.len()).min(333);
-        dst[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
-}
-
 /// `ChunkReader` gives each plaintext byte once, in order, into small buffers, then `Ok(0)`
 /// on every later read without reading `inner` past its end again. The loop is bounded, so a
 /// reader that never ends fails here instead of hanging.
@@ -916,11 +920,7 @@ fn reader_gives_each_byte_once_then_ends() {
     let (client, gateway) = setup(MlKem768::ID, SymmetricSuite::HKDF_SHA256_AES_128_GCM);
     let request = body(MAX_CHUNK + 1000, 8);
     let (wire, _) = chunked_request(&client, &request, 3);
-    let source = Trickle {
-        data: &wire,
-        ends: 0,
-    };
-    let mut reader = ChunkReader::new(source, gateway.decapsulate_chunked());
+    let mut reader = ChunkReader::new(source(&wire), gateway.decapsulate_chunked());
     let mut got = Vec::new();
     let mut buf = [0u8; 100];
     let mut ended = false;
@@ -959,6 +959,6 @@ fn debug_names_each_type_and_nothing_secret() {
     assert_eq!(format!("{decoder:?}"), "ChunkedRequestDecoder { .. }");
     let reader = ChunkReader::new(&b""[..], decoder);
     assert_eq!(format!("{reader:?}"), "ChunkReader { .. }");
-    let writer = ChunkWriter::new(Vec::new(), &head, encoder).unwrap();
+    let writer = ChunkWriter::new(Sink::default(), &head, encoder).unwrap();
     assert_eq!(format!("{writer:?}"), "ChunkWriter { .. }");
 }
