@@ -172,3 +172,31 @@ pub(crate) fn bstr(value: &Value) -> Result<&[u8], Error> {
         _ => Err(Error::Malformed("expected a byte string")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte string is wiped, at any depth: in arrays, in maps and under tags.
+    #[test]
+    fn wipe_reaches_every_byte_string() {
+        let secret = || Value::Bytes(vec![0x5a; 8]);
+        let mut value = Value::Array(vec![
+            secret(),
+            Value::Map(vec![(Value::from(-4), secret())]),
+            Value::Tag(24, Box::new(secret())),
+            Value::Tag(24, Box::new(Value::Array(vec![secret()]))),
+        ]);
+        wipe(&mut value);
+        let empty = || Value::Bytes(Vec::new());
+        assert_eq!(
+            value,
+            Value::Array(vec![
+                empty(),
+                Value::Map(vec![(Value::from(-4), empty())]),
+                Value::Tag(24, Box::new(empty())),
+                Value::Tag(24, Box::new(Value::Array(vec![empty()]))),
+            ])
+        );
+    }
+}

@@ -599,3 +599,157 @@ fn decryptor_debug_redacts_the_inputs() {
     assert!(!debug.contains("session"), "{debug}");
     assert!(debug.contains("<redacted>"), "{debug}");
 }
+
+/// The protected-bucket limit to the byte: a bucket of exactly `MAX_HEADER_LEN` bytes is read
+/// (and then fails to decrypt, since the edit changed authenticated bytes), one byte more is
+/// `TooLarge`.
+#[test]
+fn protected_header_limit_to_the_byte() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let d = Decryptor::new(&k);
+    let padded = |len: usize| {
+        edited(&m, |i| {
+            let Value::Bytes(bare) = &i[0] else { panic!() };
+            // A byte string of 256 to 65,535 bytes has a 3-byte head, and the text label 4.
+            let pad = len - bare.len() - 3 - 4;
+            edit_protected(&mut i[0], |p| {
+                p.push((Value::Text("pad".into()), Value::Bytes(vec![0; pad])))
+            });
+            let Value::Bytes(bucket) = &i[0] else {
+                panic!()
+            };
+            assert_eq!(bucket.len(), len);
+        })
+    };
+    let max = typed_hpke_cose::MAX_HEADER_LEN;
+    assert_eq!(d.decrypt(&padded(max)), Err(Error::Decrypt));
+    assert_eq!(d.decrypt(&padded(max + 1)), Err(Error::TooLarge));
+}
+
+/// Text labels are labels (RFC 9052 §3): one is read beside the integer ones, and the same
+/// one twice is a duplicate.
+#[test]
+fn text_labels() {
+    let k = key(Algorithm::HPKE_3);
+    let m = encrypt0(&k);
+    let d = Decryptor::new(&k);
+    let text = |i: &mut Vec<Value>| map(&mut i[1]).push((Value::Text("x".into()), Value::from(1)));
+    assert_eq!(d.decrypt(&edited(&m, text)).unwrap(), b"secret");
+    let twice = edited(&m, |i| {
+        text(i);
+        text(i);
+    });
+    assert_eq!(d.decrypt(&twice), Err(Error::DuplicateLabel));
+}
+
+/// Exactly `MAX_RECIPIENTS` recipients are read (one more is refused in
+/// `encrypt_header_rules`); a recipient of another algorithm, `alg` unprotected as RFC 9052
+/// allows it there, is passed over; a recipient of two or five items is malformed.
+#[test]
+fn recipients_at_the_limit_of_other_algorithms_and_of_other_shapes() {
+    let k = key(Algorithm::HPKE_3_KE);
+    let m = encrypt(&k);
+    let d = Decryptor::new(&k);
+    let with_recipients = |f: &dyn Fn(&mut Vec<Value>)| {
+        edited(&m, |i| {
+            let Value::Array(rs) = &mut i[3] else {
+                panic!()
+            };
+            f(rs);
+        })
+    };
+    let at_limit = with_recipients(&|rs| {
+        let r = rs[0].clone();
+        rs.resize(typed_hpke_cose::MAX_RECIPIENTS, r);
+    });
+    assert_eq!(d.decrypt(&at_limit).unwrap(), b"secret");
+    let ecdh_es = Value::Array(vec![
+        Value::Bytes(vec![]),
+        Value::Map(vec![(Value::from(1), Value::from(-25))]),
+        Value::Bytes(vec![0; 32]),
+    ]);
+    let beside = with_recipients(&|rs| rs.insert(0, ecdh_es.clone()));
+    assert_eq!(d.decrypt(&beside).unwrap(), b"secret");
+    for len in [2, 5] {
+        let shape = with_recipients(&|rs| {
+            let Value::Array(r) = &mut rs[0] else {
+                panic!()
+            };
+            r.resize(len, Value::Bytes(vec![]));
+        });
+        assert!(
+            matches!(d.decrypt(&shape), Err(Error::Malformed(_))),
+            "{len} items"
+        );
+    }
+}
+
+/// A COSE_Key's `alg` names its key's KEM: an algorithm of another KEM with the same key type
+/// (P-256 and P-384 are both EC2, X25519 and X448 both OKP) is refused, and so is an AKP key
+/// with no `alg`, which alone says what KEM its bytes are for. An EC2 key without `alg` is
+/// read, with none.
+#[test]
+fn cose_key_alg_names_the_keys_kem() {
+    let public = |alg: Algorithm| decode(&key(alg).public_key().to_cbor().unwrap());
+    let set_alg = |v: &mut Value, alg: Option<i64>| {
+        let m = map(v);
+        m.retain(|(l, _)| *l != Value::from(3));
+        if let Some(alg) = alg {
+            m.push((Value::from(3), Value::from(alg)));
+        }
+    };
+    for (alg, other) in [
+        (Algorithm::HPKE_0, Algorithm::HPKE_1),
+        (Algorithm::HPKE_3, Algorithm::HPKE_5),
+    ] {
+        let mut v = public(alg);
+        assert_eq!(
+            PublicCoseKey::from_cbor(&encode(&v)).unwrap().alg(),
+            Some(alg)
+        );
+        set_alg(&mut v, Some(other.value()));
+        assert_eq!(
+            PublicCoseKey::from_cbor(&encode(&v)).map(|_| ()),
+            Err(Error::InvalidKey),
+            "{}",
+            other.name()
+        );
+    }
+    let mut akp = public(Algorithm::HPKE_9);
+    set_alg(&mut akp, None);
+    assert_eq!(
+        PublicCoseKey::from_cbor(&encode(&akp)).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+    let mut ec2 = public(Algorithm::HPKE_0);
+    set_alg(&mut ec2, None);
+    assert_eq!(PublicCoseKey::from_cbor(&encode(&ec2)).unwrap().alg(), None);
+}
+
+/// The public part of a private COSE_Key is read with the private key's `key_ops`
+/// (`derive_bits`), for a key with `d` (EC2, OKP) and an AKP key with `priv` alike.
+#[test]
+fn public_part_of_a_private_key_with_its_key_ops() {
+    for alg in [Algorithm::HPKE_0, Algorithm::HPKE_3, Algorithm::HPKE_9] {
+        let k = key(alg);
+        let mut v = decode(&k.to_cbor().unwrap());
+        let m = map(&mut v);
+        m.retain(|(l, _)| *l != Value::from(4));
+        m.push((Value::from(4), Value::Array(vec![Value::from(8)])));
+        let public = PublicCoseKey::from_cbor(&encode(&v)).unwrap();
+        assert_eq!(public.key(), k.public_key().key(), "{}", alg.name());
+    }
+}
+
+/// The keys' `Debug` shows the KEM, `alg` and `kid`, and no key bytes; the decryptor's shows
+/// its key so.
+#[test]
+fn key_debug_shows_what_identifies_the_key() {
+    let k = key(Algorithm::HPKE_0);
+    let public = r#"PublicCoseKey { kem_id: 16, alg: Some("HPKE-0"), kid: Some([72, 80, 75, 69, 45, 48]), .. }"#;
+    assert_eq!(format!("{:?}", k.public_key()), public);
+    let private = format!("PrivateCoseKey {{ public: {public}, .. }}");
+    assert_eq!(format!("{k:?}"), private);
+    assert!(format!("{:?}", Decryptor::new(&k)).contains(&private));
+}
