@@ -29,7 +29,9 @@ def main():
     survived, caught = set(), set()
     for out in glob.glob(os.path.join(root, "*", "mutants.out")):
         survived |= mutants(os.path.join(out, "missed.txt")) | mutants(os.path.join(out, "timeout.txt"))
-        caught |= mutants(os.path.join(out, "caught.txt")) | mutants(os.path.join(out, "unviable.txt"))
+        # With --iterate, what an earlier run caught is not tested again and is listed here.
+        caught |= mutants(os.path.join(out, "caught.txt")) | mutants(os.path.join(out, "unviable.txt")) \
+            | mutants(os.path.join(out, "previously_caught.txt"))
     listed, problems = {}, []
     for n, line in enumerate(open(os.path.join(HERE, "survivors.tsv")), 1):
         if not line.strip() or line.startswith("#"):

@@ -92,12 +92,13 @@ impl fmt::Debug for PrivateCoseKey {
     }
 }
 
+/// `alg`, if present, must be an HPKE algorithm of this KEM and key type. (An AKP key with no
+/// `alg` is refused before this: its `alg` is what names its KEM.)
 fn check_alg(kem_id: u16, alg: Option<Algorithm>) -> Result<(), Error> {
     match alg {
         Some(a) if a.kem_id() != kem_id || a.key_type() != shape(kem_id).0 => {
             Err(Error::InvalidKey)
         }
-        None if shape(kem_id).0 == KeyType::Akp => Err(Error::InvalidKey),
         _ => Ok(()),
     }
 }

@@ -645,7 +645,8 @@ fn text_labels() {
 
 /// Exactly `MAX_RECIPIENTS` recipients are read (one more is refused in
 /// `encrypt_header_rules`); a recipient of another algorithm, `alg` unprotected as RFC 9052
-/// allows it there, is passed over; a recipient of two or five items is malformed.
+/// allows it there, is passed over, with recipients of its own or not; a recipient of one,
+/// two or five items is malformed.
 #[test]
 fn recipients_at_the_limit_of_other_algorithms_and_of_other_shapes() {
     let k = key(Algorithm::HPKE_3_KE);
@@ -671,17 +672,31 @@ fn recipients_at_the_limit_of_other_algorithms_and_of_other_shapes() {
     ]);
     let beside = with_recipients(&|rs| rs.insert(0, ecdh_es.clone()));
     assert_eq!(d.decrypt(&beside).unwrap(), b"secret");
-    for len in [2, 5] {
-        let shape = with_recipients(&|rs| {
-            let Value::Array(r) = &mut rs[0] else {
-                panic!()
-            };
-            r.resize(len, Value::Bytes(vec![]));
-        });
-        assert!(
-            matches!(d.decrypt(&shape), Err(Error::Malformed(_))),
-            "{len} items"
-        );
+    // Of another algorithm with recipients of its own (four items): passed over too. With one,
+    // two or five items, malformed, whatever the algorithm.
+    let nested = with_recipients(&|rs| {
+        let mut other = ecdh_es.clone();
+        let Value::Array(r) = &mut other else {
+            panic!()
+        };
+        r.push(Value::Array(vec![ecdh_es.clone()]));
+        rs.insert(0, other);
+    });
+    assert_eq!(d.decrypt(&nested).unwrap(), b"secret");
+    for len in [1, 2, 5] {
+        for which in [0, 1] {
+            let shape = with_recipients(&|rs| {
+                rs.insert(0, ecdh_es.clone());
+                let Value::Array(r) = &mut rs[which] else {
+                    panic!()
+                };
+                r.resize(len, Value::Bytes(vec![]));
+            });
+            assert!(
+                matches!(d.decrypt(&shape), Err(Error::Malformed(_))),
+                "{len} items, recipient {which}"
+            );
+        }
     }
 }
 
@@ -752,4 +767,24 @@ fn key_debug_shows_what_identifies_the_key() {
     let private = format!("PrivateCoseKey {{ public: {public}, .. }}");
     assert_eq!(format!("{k:?}"), private);
     assert!(format!("{:?}", Decryptor::new(&k)).contains(&private));
+}
+
+/// `with_alg` refuses an algorithm of another KEM with the same key type: among the AKP
+/// algorithms only the key's own KEM's is taken.
+#[test]
+fn with_alg_refuses_another_kem_of_the_key_type() {
+    let xwing = key(Algorithm::HPKE_9);
+    let public = PublicCoseKey::new(xwing.public_key().key().clone());
+    assert_eq!(
+        public.clone().with_alg(Algorithm::HPKE_12).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+    assert_eq!(
+        public.with_alg(Algorithm::HPKE_9_KE).unwrap().alg(),
+        Some(Algorithm::HPKE_9_KE)
+    );
+    assert_eq!(
+        xwing.with_alg(Algorithm::HPKE_13).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
 }

@@ -686,3 +686,23 @@ fn jwk_debug_shows_what_identifies_the_key() {
         format!("PrivateJwk {{ public: {public}, .. }}")
     );
 }
+
+/// `with_alg` refuses an algorithm of another KEM with the same key type: among the AKP
+/// algorithms only the key's own KEM's is taken.
+#[test]
+fn with_alg_refuses_another_kem_of_the_key_type() {
+    let xwing = key(Algorithm::HPKE_9);
+    let public = PublicJwk::new(xwing.public_jwk().key().clone());
+    assert_eq!(
+        public.clone().with_alg(Algorithm::HPKE_12).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+    assert_eq!(
+        public.with_alg(Algorithm::HPKE_9_KE).unwrap().alg(),
+        Some(Algorithm::HPKE_9_KE)
+    );
+    assert_eq!(
+        xwing.with_alg(Algorithm::HPKE_13).map(|_| ()),
+        Err(Error::InvalidKey)
+    );
+}
