@@ -844,7 +844,7 @@ mod tests {
         let mut rng = OsRng::default();
         let key = GatewayKey::generate(
             1,
-            0x0020,
+            <typed_hpke::kem::DhKemX25519HkdfSha256 as typed_hpke::kem::Kem>::ID,
             vec![SymmetricSuite::HKDF_SHA256_AES_128_GCM],
             &mut rng,
         )
