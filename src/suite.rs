@@ -115,6 +115,7 @@ pub use self::held::{Answers, BoxedHolderError, HeldKey};
 pub use self::held::{DecapHolder, DhHolder, SenderKeyInput};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};
+pub use self::steps::{AEAD_IDS, KDF_IDS, KEM_IDS};
 pub use self::symmetric::{Opener, Prk, Sealer};
 pub use crate::kem::{ExternalDecap, ExternalDh, HeldKeyError};
 #[cfg(feature = "serde")]
@@ -197,12 +198,10 @@ impl Suite {
     /// in the order of [`AnyKem::all`], then the KDFs', then the AEADs'. For tests and tools
     /// that cover every suite without a list of their own.
     pub fn all() -> impl Iterator<Item = Self> {
-        steps::KEM_IDS.iter().flat_map(|&kem| {
-            steps::KDF_IDS.iter().flat_map(move |&kdf| {
-                steps::AEAD_IDS
-                    .iter()
-                    .map(move |&aead| Self { kem, kdf, aead })
-            })
+        KEM_IDS.iter().flat_map(|&kem| {
+            KDF_IDS
+                .iter()
+                .flat_map(move |&kdf| AEAD_IDS.iter().map(move |&aead| Self { kem, kdf, aead }))
         })
     }
 
@@ -425,7 +424,7 @@ impl AnyKem {
     /// Every KEM this build has: the DH-KEMs (which have the Auth modes) first, in the order of
     /// their ids, then ML-KEM and the hybrids.
     pub fn all() -> impl Iterator<Item = Self> {
-        steps::KEM_IDS.iter().map(|&id| Self { id })
+        KEM_IDS.iter().map(|&id| Self { id })
     }
 
     /// Runs `v.visit::<K>()` with this KEM's type.

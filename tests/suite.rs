@@ -708,9 +708,10 @@ fn wrong_kem_and_garbage_keys_are_errors() {
     }
 }
 
-/// `AnyKem::all` and `Suite::all`, the lists the tests above and the other crates of the
-/// workspace take their matrix from, are exactly what `AnyKem::new` and `Suite::new` accept:
-/// each id once, the KEMs in the order of their ids; `visit_auth` (runtime and typed) exactly
+/// `AnyKem::all` and `Suite::all`, and the id lists `KEM_IDS`, `KDF_IDS` and `AEAD_IDS`, which
+/// the tests above and the other crates of the workspace take their matrix from, are exactly
+/// what `AnyKem::new` and `Suite::new` accept: each id once, the KEMs in the order of their ids
+/// (DH-KEMs first), the KDFs and AEADs in the table's; `visit_auth` (runtime and typed) exactly
 /// where `supports_auth`.
 #[test]
 fn all_is_every_supported_id_once() {
@@ -718,16 +719,25 @@ fn all_is_every_supported_id_once() {
     let accepted: Vec<u16> = (0..=u16::MAX)
         .filter(|&id| suite::AnyKem::new(id).is_ok())
         .collect();
-    assert_eq!(kems, accepted);
+    let mut in_order = suite::KEM_IDS.to_vec();
+    in_order.sort_by_key(|&id| (!suite::AnyKem::new(id).unwrap().supports_auth(), id));
+    assert_eq!(suite::KEM_IDS, in_order);
+    in_order.sort();
+    assert_eq!(in_order, accepted);
+    assert_eq!(kems, suite::KEM_IDS);
     let x25519 = DhKemX25519HkdfSha256::ID;
-    let kdfs = (0..=u16::MAX)
+    let kdfs: Vec<u16> = (0..=u16::MAX)
         .filter(|&id| Suite::new(x25519, id, 0xffff).is_ok())
-        .count();
-    let aeads = (0..=u16::MAX)
+        .collect();
+    let aeads: Vec<u16> = (0..=u16::MAX)
         .filter(|&id| Suite::new(x25519, 0x0001, id).is_ok())
-        .count();
+        .collect();
+    // HKDF-SHA256, -384, -512, then SHAKE128, SHAKE256, TurboSHAKE128, TurboSHAKE256: the
+    // registry's order, which is the table's; ExportOnly (0xFFFF) is last of the AEADs.
+    assert_eq!(suite::KDF_IDS, kdfs);
+    assert_eq!(suite::AEAD_IDS, aeads);
     let suites: Vec<Suite> = Suite::all().collect();
-    assert_eq!(suites.len(), kems.len() * kdfs * aeads);
+    assert_eq!(suites.len(), kems.len() * kdfs.len() * aeads.len());
     let distinct: std::collections::HashSet<Suite> = suites.iter().copied().collect();
     assert_eq!(distinct.len(), suites.len());
     for suite in suites {

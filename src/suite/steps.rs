@@ -65,13 +65,19 @@ macro_rules! step_dispatchers {
         one_stage_kdfs: [$($f1v:ident: $f1:ty),* $(,)?],
         sealing_aeads: [$($(#[$scfg:meta])* $sv:ident: $sa:ty),* $(,)?] $(,)?
     ) => {
-        /// The ids of the build's KEMs, KDFs and AEADs, in the table's order (ExportOnly last).
-        pub(super) const KEM_IDS: &[u16] = &[
+        /// The ids of this build's KEMs, in the table's order: the DH-KEMs (which have the
+        /// Auth modes) first, by id, then ML-KEM and the hybrids. [`AnyKem::all`]'s order.
+        ///
+        /// [`AnyKem::all`]: crate::suite::AnyKem::all
+        pub const KEM_IDS: &[u16] = &[
             $($(#[$dcfg])* <$dk as Kem>::ID,)*
             $($(#[$ocfg])* <$ok as Kem>::ID,)*
         ];
-        pub(super) const KDF_IDS: &[u16] = &[$(<$f as Kdf>::ID,)* $(<$f1 as Kdf>::ID,)*];
-        pub(super) const AEAD_IDS: &[u16] = &[$($(#[$scfg])* <$sa as Aead>::ID,)* ExportOnly::ID];
+        /// The ids of the KDFs, in the table's order: HKDF (two-stage) first, then the
+        /// one-stage KDFs.
+        pub const KDF_IDS: &[u16] = &[$(<$f as Kdf>::ID,)* $(<$f1 as Kdf>::ID,)*];
+        /// The ids of this build's AEADs, in the table's order, ExportOnly (`0xFFFF`) last.
+        pub const AEAD_IDS: &[u16] = &[$($(#[$scfg])* <$sa as Aead>::ID,)* ExportOnly::ID];
 
         /// `step.run::<K>()` with the KEM of `kem_id`.
         pub(super) fn by_kem<S: KemStep>(kem_id: u16, step: S) -> Result<S::Output, Error> {
