@@ -16,14 +16,11 @@ use typed_hpke::kdf::TwoStageKdf;
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
-use typed_hpke::kem::{
-    AuthKem, DhKemP256HkdfSha256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, Kem, MlKem512, MlKem768,
-    MlKem768P256, MlKem1024, MlKem1024P384, PreparedPublicKey, XWing,
-};
+use typed_hpke::kem::{AuthKem, DhKemX25519HkdfSha256, Kem, MlKem768, PreparedPublicKey, XWing};
 use typed_hpke::rand_core::{TryCryptoRng, TryRng};
 use typed_hpke::suite::{
-    AuthSealingVisitor, AuthVisitor, ReceiverMode, SealingVisitor, SenderMode, Suite, Visitor,
+    AEAD_IDS, AnyKem, AuthSealingVisitor, AuthVisitor, KDF_IDS, KEM_IDS, ReceiverMode,
+    SealingVisitor, SenderMode, Suite, Visitor,
 };
 use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey, hazmat};
 
@@ -75,22 +72,13 @@ fn main() {
     let only = arg
         .filter(|_| half.is_none())
         .and_then(|a| u16::from_str_radix(a.trim_start_matches("0x"), 16).ok());
-    // Every KEM, with the KDF and AEAD its runtime and all-mode paths run with: the pairs
-    // rotate so that each KDF and each AEAD appears beside several KEMs. Then the key schedule
-    // and the contexts over every KDF and AEAD, all modes, on X25519.
-    let items: [fn(Option<u16>); 25] = [
-        |o| auth_kem::<DhKemP256HkdfSha256, HkdfSha256, Aes128Gcm>(o),
-        |o| auth_kem::<DhKemP384HkdfSha384, HkdfSha384, Aes256Gcm>(o),
-        |o| auth_kem::<DhKemP521HkdfSha512, HkdfSha512, ChaCha20Poly1305>(o),
-        |o| auth_kem::<DhKemSecp256k1HkdfSha256, Shake128, ExportOnly>(o),
-        |o| auth_kem::<DhKemX25519HkdfSha256, Shake256, Aes128Gcm>(o),
-        |o| auth_kem::<DhKemX448HkdfSha512, TurboShake128, Aes256Gcm>(o),
-        |o| drop(kem::<MlKem512, TurboShake256, ChaCha20Poly1305>(o)),
-        |o| drop(kem::<MlKem768, HkdfSha256, ExportOnly>(o)),
-        |o| drop(kem::<MlKem1024, HkdfSha384, Aes128Gcm>(o)),
-        |o| drop(kem::<MlKem768P256, HkdfSha512, Aes256Gcm>(o)),
-        |o| drop(kem::<MlKem1024P384, Shake128, ChaCha20Poly1305>(o)),
-        |o| drop(kem::<XWing, Shake256, Aes128Gcm>(o)),
+    // Every KEM of the build (`AnyKem::all`), with the KDF and AEAD its runtime and all-mode
+    // paths run with (`rotation`). Then the key schedule and the contexts over every KDF and
+    // AEAD, all modes, on X25519.
+    let mut items: Vec<Box<dyn Fn(Option<u16>)>> = AnyKem::all()
+        .map(|kem| Box::new(move |o| drop(every_path(kem, 0, o))) as Box<dyn Fn(Option<u16>)>)
+        .collect();
+    let rest: [fn(Option<u16>); 13] = [
         |o| kdf::<HkdfSha256>(o),
         |o| kdf::<HkdfSha384>(o),
         |o| kdf::<HkdfSha512>(o),
@@ -105,6 +93,7 @@ fn main() {
         |o| portable_ml_kem(o),
         |o| protocols(o),
     ];
+    items.extend(rest.map(|f| Box::new(f) as Box<dyn Fn(Option<u16>)>));
     for (i, item) in items.iter().enumerate() {
         if half.is_none_or(|h| i % 2 == h) {
             item(only);
@@ -117,9 +106,68 @@ fn main() {
     );
 }
 
-// The harness names each suite it runs by its types, so that only those suites are compiled:
-// through `Suite::visit` each visitor below was instantiated for all 336 suites, most of this
-// harness's release build (138 s of 210 here, twice per CI run, once per backend).
+/// The KDF and AEAD the harness runs the KEM `kem_id` with, on turn `turn`: the KEM's place in
+/// the library's list (`suite::KEM_IDS`), plus `turn`, picks from its KDFs and AEADs
+/// (`KDF_IDS`, `AEAD_IDS`), so that each KDF and each AEAD appears beside several KEMs and a
+/// KEM added to the library is run here with no line of this harness changed.
+const fn rotation(kem_id: u16, turn: usize) -> (u16, u16) {
+    let mut place = 0;
+    while place < KEM_IDS.len() && KEM_IDS[place] != kem_id {
+        place += 1;
+    }
+    let n = place + turn;
+    (KDF_IDS[n % KDF_IDS.len()], AEAD_IDS[n % AEAD_IDS.len()])
+}
+
+/// Whether (`kem`, `kdf`, `aead`) is the suite `rotation` gives the KEM on turn `turn`.
+const fn in_rotation(turn: usize, kem: u16, kdf: u16, aead: u16) -> bool {
+    let (f, a) = rotation(kem, turn);
+    f == kdf && a == aead
+}
+
+/// [`kem`] (and, for a DH-KEM, [`auth_kem`]) on the suite of `which` that `rotation` gives on
+/// turn `TURN`, unless `only` names another KEM; the suite's name, if it ran.
+///
+/// Reached through `Suite::visit` and `Suite::visit_auth`, which instantiate a visitor for
+/// every suite of the build (336); the test is made when each is compiled (`if const`), so
+/// only the rotation's suites compile the harness's paths. Each visitor over the whole
+/// product was most of this harness's release build (138 s of 210 here, twice per CI run).
+fn every_path(which: AnyKem, turn: usize, only: Option<u16>) -> Option<String> {
+    struct Plain<const TURN: usize>(Option<u16>);
+    impl<const TURN: usize> Visitor for Plain<TURN> {
+        type Output = Option<String>;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Option<String> {
+            if const { in_rotation(TURN, K::ID, F::ID, A::ID) } {
+                kem::<K, F, A>(self.0)
+            } else {
+                unreachable!("every_path visits the rotation's suite only")
+            }
+        }
+    }
+    struct Auth<const TURN: usize>(Option<u16>);
+    impl<const TURN: usize> AuthVisitor for Auth<TURN> {
+        type Output = Option<String>;
+        fn visit<K: AuthKem, F: Kdf, A: Aead>(self) -> Option<String> {
+            if const { in_rotation(TURN, K::ID, F::ID, A::ID) } {
+                auth_kem::<K, F, A>(self.0)
+            } else {
+                unreachable!("every_path visits the rotation's suite only")
+            }
+        }
+    }
+    let (kdf, aead) = rotation(which.id(), turn);
+    let suite = Suite::new(which.id(), kdf, aead).expect("the library's own ids");
+    match turn {
+        0 if which.supports_auth() => suite.visit_auth(Auth::<0>(only)).expect("a DH-KEM"),
+        0 => suite.visit(Plain::<0>(only)).expect("a suite"),
+        PORTABLE => suite.visit(Plain::<PORTABLE>(only)).expect("a suite"),
+        _ => unreachable!("the harness runs turns 0 and {PORTABLE}"),
+    }
+}
+
+/// The rotation's turn that `portable_ml_kem` runs: another KDF and AEAD than turn 0's for
+/// each KEM.
+const PORTABLE: usize = 3;
 
 fn suite_name<K: Kem, F: Kdf, A: Aead>() -> String {
     format!("kem {:#06x} kdf {:#06x} aead {:#06x}", K::ID, F::ID, A::ID)
@@ -139,11 +187,11 @@ fn kem<K: Kem, F: Kdf, A: Aead>(only: Option<u16>) -> Option<String> {
 }
 
 /// [`kem`], and the authenticated modes of a DH-KEM.
-fn auth_kem<K: AuthKem, F: Kdf, A: Aead>(only: Option<u16>) {
-    if let Some(name) = kem::<K, F, A>(only) {
-        AuthKemPaths(&name).visit::<K, F, A>();
-        AuthSchedule(&name).visit::<K, F, A>();
-    }
+fn auth_kem<K: AuthKem, F: Kdf, A: Aead>(only: Option<u16>) -> Option<String> {
+    let name = kem::<K, F, A>(only)?;
+    AuthKemPaths(&name).visit::<K, F, A>();
+    AuthSchedule(&name).visit::<K, F, A>();
+    Some(name)
 }
 
 /// The key schedule in every mode and, for the sealing AEADs, the contexts and the
@@ -399,22 +447,15 @@ fn protocols(only: Option<u16>) {
 
 /// The post-quantum KEMs again on libcrux's portable code (`hazmat::force_portable_ml_kem`):
 /// under valgrind the CPU's AVX2 code is what the items above run, so without this the portable
-/// path, the only one on CPUs without AVX2 or NEON, would never be checked. Each KEM's own
-/// paths, with the rotation's KDF and AEAD; not when `only` names a non-ML-KEM.
+/// path, the only one on CPUs without AVX2 or NEON, would never be checked. Each KEM without
+/// the Auth modes (every one has an ML-KEM inside: ML-KEM, X-Wing, the hybrids), its own paths
+/// on the rotation's turn `PORTABLE`; not when `only` names another KEM.
 fn portable_ml_kem(only: Option<u16>) {
     hazmat::force_portable_ml_kem(true);
-    for name in [
-        kem::<MlKem512, HkdfSha384, Aes256Gcm>(only),
-        kem::<MlKem768, Shake128, ChaCha20Poly1305>(only),
-        kem::<MlKem1024, HkdfSha512, Aes128Gcm>(only),
-        kem::<MlKem768P256, TurboShake128, ExportOnly>(only),
-        kem::<MlKem1024P384, HkdfSha256, Aes256Gcm>(only),
-        kem::<XWing, TurboShake256, ChaCha20Poly1305>(only),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        step(&name, "(portable ML-KEM)");
+    for kem in AnyKem::all().filter(|kem| !kem.supports_auth()) {
+        if let Some(name) = every_path(kem, PORTABLE, only) {
+            step(&name, "(portable ML-KEM)");
+        }
     }
     hazmat::force_portable_ml_kem(false);
 }
