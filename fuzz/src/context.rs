@@ -6,14 +6,11 @@ use typed_hpke::kdf::{HkdfSha256, Kdf, Shake128, TurboShake256};
 use typed_hpke::kem::Kem;
 use typed_hpke::{Error, Hpke, Psk};
 
-use crate::{Input, Keys, Zeros, keys};
+use crate::{Input, Zeros, keys};
 
 /// `context`: a sender and a receiver driven in lockstep. They must always agree; a tampered
 /// message must fail without moving either side.
-pub fn context<K: Kem, F: Kdf, A: SealingAead>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn context<K: Kem, F: Kdf, A: SealingAead>(data: &[u8]) {
     let k = keys::<K>();
     let mut input = Input(data);
     let info = input.slice();

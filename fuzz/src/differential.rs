@@ -607,9 +607,9 @@ pub fn differential(data: &[u8]) {
     let (kem, kdf, aead) = if flags & 0x80 != 0 {
         (input.u16(), input.u16(), input.u16())
     } else {
-        let kem = crate::suite::KEM_IDS[usize::from(input.byte()) % crate::suite::KEM_IDS.len()];
-        let kdf = [1, 2, 3, 0x10, 0x11, 0x12, 0x13][usize::from(input.byte()) % 7];
-        let aead = [1, 2, 3, 0xFFFF][usize::from(input.byte()) % 4];
+        let kem = crate::kem_at(input.byte()).id();
+        let kdf = crate::pick(typed_hpke::suite::KDF_IDS, input.byte());
+        let aead = crate::pick(typed_hpke::suite::AEAD_IDS, input.byte());
         (kem, kdf, aead)
     };
     let Ok(suite) = Suite::new(kem, kdf, aead) else {

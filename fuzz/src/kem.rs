@@ -4,7 +4,7 @@
 use typed_hpke::kem::{AuthKem, Kem};
 use typed_hpke::{EncappedKey, PrivateKey, PublicKey};
 
-use crate::{Counter, Keys, hex, keys, nenc, seed_of};
+use crate::{Counter, hex, keys, nenc, seed_of};
 
 /// `public_key`: whatever parses re-serializes to the same bytes.
 pub fn public_key<K: Kem>(data: &[u8]) {
@@ -42,10 +42,7 @@ pub fn derive_key_pair<K: Kem>(data: &[u8]) {
 
 /// `derive_key_pair` for the DH-KEMs, adding `AuthEncap` from the derived key (plain and
 /// prepared) to a fixed recipient, which `AuthDecap` must match.
-pub fn derive_key_pair_auth<K: AuthKem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn derive_key_pair_auth<K: AuthKem>(data: &[u8]) {
     let Some((sk, pk)) = derive_checked::<K>(data) else {
         return;
     };
@@ -97,10 +94,7 @@ fn derive_checked<K: Kem>(data: &[u8]) -> Option<(PrivateKey<K>, PublicKey<K>)> 
 }
 
 /// `decap`: arbitrary encapsulated keys (cut or zero-padded to Nenc) against a fixed key.
-pub fn decap<K: Kem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn decap<K: Kem>(data: &[u8]) {
     let mut enc = data.to_vec();
     enc.resize(nenc::<K>(), 0);
     let enc = EncappedKey::<K>::from_bytes(&enc).expect("Nenc bytes");
@@ -108,10 +102,7 @@ where
 }
 
 /// `decap` in the authenticated mode, for the DH-KEMs.
-pub fn auth_decap<K: AuthKem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn auth_decap<K: AuthKem>(data: &[u8]) {
     decap::<K>(data);
     let mut enc = data.to_vec();
     enc.resize(nenc::<K>(), 0);

@@ -27,15 +27,44 @@ pub use serde_keys::serde_keys;
 pub use suite::suite;
 
 use std::any::{Any, TypeId};
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 
 use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kem::Kem;
+use typed_hpke::suite::{AnyKem, KEM_IDS};
 use typed_hpke::{PrivateKey, PublicKey};
 
-/// Calls `$f::<K>(rest)` for the KEM the first input byte selects (all 12 are reachable), so
-/// each execution does one KEM's work and the slow curves do not dominate every input.
+/// The KEM the first input byte selects, and the rest of the input: the byte, modulo their
+/// number, indexes the library's list (`suite::KEM_IDS`), so every KEM of the build is
+/// reachable (a KEM added to the library is fuzzed with no line here changed) and each
+/// execution does one KEM's work, so the slow curves do not dominate every input.
+pub fn select_kem(data: &[u8]) -> (AnyKem, &[u8]) {
+    let (selector, rest) = data.split_first().unwrap_or((&0, &[]));
+    (kem_at(*selector), rest)
+}
+
+/// The KEM selector byte `selector` picks (see [`select_kem`]).
+pub fn kem_at(selector: u8) -> AnyKem {
+    AnyKem::new(pick(KEM_IDS, selector)).expect("the library's own id")
+}
+
+/// The id of `ids` (one of the library's lists, `suite::KEM_IDS`, `KDF_IDS`, `AEAD_IDS`) that
+/// the byte `selector` picks: its place, modulo their number.
+pub(crate) fn pick(ids: &[u16], selector: u8) -> u16 {
+    ids[usize::from(selector) % ids.len()]
+}
+
+/// A selector byte for the KEM `kem_id`, if the build has it: the inverse of [`kem_at`], for
+/// the seed corpora.
+pub fn selector_of(kem_id: u16) -> Option<u8> {
+    KEM_IDS
+        .iter()
+        .position(|&id| id == kem_id)
+        .and_then(|place| u8::try_from(place).ok())
+}
+
+/// Calls `$f::<K>(rest)` for the KEM the first input byte selects ([`select_kem`]).
 #[macro_export]
 macro_rules! for_each_kem {
     ($f:ident, $data:expr) => {
@@ -44,25 +73,29 @@ macro_rules! for_each_kem {
 }
 
 /// As `for_each_kem!`, calling `$dh::<K>` for the DH-KEMs (all modes) and `$pq::<K>` for the
-/// post-quantum and hybrid KEMs.
+/// post-quantum and hybrid KEMs (those without the Auth modes).
 #[macro_export]
 macro_rules! for_each_kem_family {
     ($dh:ident, $pq:ident, $data:expr) => {{
-        let data: &[u8] = $data;
-        let (selector, rest) = data.split_first().unwrap_or((&0, &[]));
-        match selector % 12 {
-            0 => $dh::<typed_hpke::kem::DhKemX25519HkdfSha256>(rest),
-            1 => $dh::<typed_hpke::kem::DhKemX448HkdfSha512>(rest),
-            2 => $dh::<typed_hpke::kem::DhKemP256HkdfSha256>(rest),
-            3 => $dh::<typed_hpke::kem::DhKemP384HkdfSha384>(rest),
-            4 => $dh::<typed_hpke::kem::DhKemP521HkdfSha512>(rest),
-            5 => $dh::<typed_hpke::kem::DhKemSecp256k1HkdfSha256>(rest),
-            6 => $pq::<typed_hpke::kem::MlKem512>(rest),
-            7 => $pq::<typed_hpke::kem::MlKem768>(rest),
-            8 => $pq::<typed_hpke::kem::MlKem1024>(rest),
-            9 => $pq::<typed_hpke::kem::XWing>(rest),
-            10 => $pq::<typed_hpke::kem::MlKem768P256>(rest),
-            _ => $pq::<typed_hpke::kem::MlKem1024P384>(rest),
+        struct Dh<'a>(&'a [u8]);
+        impl typed_hpke::suite::AuthKemVisitor for Dh<'_> {
+            type Output = ();
+            fn visit<K: typed_hpke::kem::AuthKem>(self) {
+                $dh::<K>(self.0)
+            }
+        }
+        struct Pq<'a>(&'a [u8]);
+        impl typed_hpke::suite::KemVisitor for Pq<'_> {
+            type Output = ();
+            fn visit<K: typed_hpke::kem::Kem>(self) {
+                $pq::<K>(self.0)
+            }
+        }
+        let (kem, rest) = $crate::select_kem($data);
+        if kem.supports_auth() {
+            kem.visit_auth(Dh(rest)).expect("a DH-KEM")
+        } else {
+            kem.visit(Pq(rest))
         }
     }};
 }
@@ -76,26 +109,27 @@ pub struct Keys<K: Kem> {
     pub pk_s: PublicKey<K>,
 }
 
-pub fn keys<K: Kem>() -> &'static Keys<K>
-where
-    Keys<K>: Send + Sync,
-{
-    static CACHE: OnceLock<Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>> =
-        OnceLock::new();
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap();
-    let entry = cache.entry(TypeId::of::<K>()).or_insert_with(|| {
-        let (sk_r, pk_r) = K::derive_key_pair(b"typed-hpke fuzz recipient").expect("derive");
-        let (sk_s, pk_s) = K::derive_key_pair(b"typed-hpke fuzz sender").expect("derive");
-        Box::leak(Box::new(Keys {
-            sk_r,
-            pk_r,
-            sk_s,
-            pk_s,
-        }))
-    });
-    entry
-        .downcast_ref::<Keys<K>>()
-        .expect("one entry per KEM type")
+/// Per thread (the corpora's replay runs targets on several), so a key of any KEM type can be
+/// kept without the type proving `Send + Sync`.
+pub fn keys<K: Kem>() -> &'static Keys<K> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<TypeId, &'static dyn Any>> = RefCell::default();
+    }
+    CACHE.with_borrow_mut(|cache| {
+        let entry = *cache.entry(TypeId::of::<K>()).or_insert_with(|| {
+            let (sk_r, pk_r) = K::derive_key_pair(b"typed-hpke fuzz recipient").expect("derive");
+            let (sk_s, pk_s) = K::derive_key_pair(b"typed-hpke fuzz sender").expect("derive");
+            Box::leak(Box::new(Keys {
+                sk_r,
+                pk_r,
+                sk_s,
+                pk_s,
+            }))
+        });
+        entry
+            .downcast_ref::<Keys<K>>()
+            .expect("one entry per KEM type")
+    })
 }
 
 pub(crate) fn nenc<K: Kem>() -> usize {

@@ -6,7 +6,7 @@ use typed_hpke::kdf::{HkdfSha256, Kdf, Shake128, Shake256, TurboShake256};
 use typed_hpke::kem::{AuthKem, Kem};
 use typed_hpke::{EncappedKey, Hpke, Psk};
 
-use crate::{Input, Keys, PSK, keys, nenc};
+use crate::{Input, PSK, keys, nenc};
 
 /// An open's input, split: selector byte, enc, aad, info, ciphertext.
 type OpenParts<'a, K> = (u8, EncappedKey<K>, &'a [u8], &'a [u8], &'a [u8]);
@@ -27,9 +27,7 @@ fn open_with<K: Kem, F: Kdf, A: SealingAead>(
     aad: &[u8],
     info: &[u8],
     ct: &[u8],
-) where
-    Keys<K>: Send + Sync,
-{
+) {
     let sk = &keys::<K>().sk_r;
     let psk = Psk::new(PSK, b"fuzz").expect("psk");
     let r = match mode % 2 {
@@ -45,9 +43,7 @@ fn open_auth_with<K: AuthKem, F: Kdf, A: SealingAead>(
     aad: &[u8],
     info: &[u8],
     ct: &[u8],
-) where
-    Keys<K>: Send + Sync,
-{
+) {
     let k = keys::<K>();
     let psk = Psk::new(PSK, b"fuzz").expect("psk");
     let _ = match mode % 2 {
@@ -57,10 +53,7 @@ fn open_auth_with<K: AuthKem, F: Kdf, A: SealingAead>(
 }
 
 /// `open` for the PQ KEMs and hybrids: Base and PSK, a two-stage or a one-stage KDF, two AEADs.
-pub fn open<K: Kem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn open<K: Kem>(data: &[u8]) {
     let Some((sel, enc, aad, info, ct)) = open_parts::<K>(data) else {
         return;
     };
@@ -73,10 +66,7 @@ where
 }
 
 /// `open` for the DH-KEMs: all four modes.
-pub fn open_all_modes<K: AuthKem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn open_all_modes<K: AuthKem>(data: &[u8]) {
     let Some((sel, enc, aad, info, ct)) = open_parts::<K>(data) else {
         return;
     };

@@ -4,7 +4,7 @@ use typed_hpke::hybrid_array::typenum::Unsigned;
 use typed_hpke::kem::{AuthKem, Kem};
 use typed_hpke::{EncappedKey, Error, PublicKey};
 
-use crate::{Input, Keys, keys};
+use crate::{Input, keys};
 
 /// The recipient key of a `prepared` input: parsed from its first `Npk` bytes (any 32 bytes are
 /// an X25519 key, edge points included), else derived from them.
@@ -39,10 +39,7 @@ pub fn prepared<K: Kem>(
 }
 
 /// `prepared` for a DH-KEM: the above, then `AuthEncap`.
-pub fn prepared_auth<K: AuthKem>(data: &[u8])
-where
-    Keys<K>: Send + Sync,
-{
+pub fn prepared_auth<K: AuthKem>(data: &[u8]) {
     if let Some((pk, prepared, ikm_e)) = prepared::<K>(data) {
         let sk_s = &keys::<K>().sk_s;
         let plain = typed_hpke::hazmat::auth_encap_deterministic::<K>(ikm_e, &pk, sk_s);

@@ -18,9 +18,9 @@ pub fn suite(data: &[u8]) {
     let ids = if how & 0x80 != 0 {
         (input.u16(), input.u16(), input.u16())
     } else {
-        let kem = KEM_IDS[usize::from(input.byte()) % KEM_IDS.len()];
-        let kdf = [1, 2, 3, 0x10, 0x11, 0x12, 0x13][usize::from(input.byte()) % 7];
-        let aead = [1, 2, 3, 0xffff][usize::from(input.byte()) % 4];
+        let kem = crate::kem_at(input.byte()).id();
+        let kdf = crate::pick(typed_hpke::suite::KDF_IDS, input.byte());
+        let aead = crate::pick(typed_hpke::suite::AEAD_IDS, input.byte());
         (kem, kdf, aead)
     };
     let Ok(suite) = Suite::new(ids.0, ids.1, ids.2) else {
@@ -190,11 +190,6 @@ fn runtime_keys_and_single_shot(
     let opened = suite.open(enc, &sk, info, aad, ct, ReceiverMode::Base);
     assert_eq!(opened.expect("open of seal_base_many"), pt);
 }
-
-/// Every `kem_id` the crate has, for `suite` to pick from.
-pub(crate) const KEM_IDS: [u16; 12] = [
-    0x0010, 0x0011, 0x0012, 0x0016, 0x0020, 0x0021, 0x0040, 0x0041, 0x0042, 0x0050, 0x0051, 0x647a,
-];
 
 /// A runtime key pair per `kem_id` (recipient, sender), derived once per process.
 pub(crate) fn runtime_keys(
