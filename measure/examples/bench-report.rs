@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use typed_hpke_support::driver::kem_name;
 
 const OURS: &str = "typed-hpke";
 const RUNTIME: &str = "typed-hpke runtime";
@@ -657,23 +658,23 @@ fn prepared_section(md: &mut String, rows: &Rows) {
     }
 }
 
-/// `PreparedPublicKey::memory_size()` per KEM with a table, by its row name.
+/// `PreparedPublicKey::memory_size()` per KEM whose prepared key holds a table (on the heap),
+/// by its row name, for every KEM of the library (`AnyKem::all`).
 fn prepared_memory() -> Vec<(&'static str, usize)> {
-    use typed_hpke::kem::*;
-    fn of<K: Kem>() -> usize {
-        let (_, pk) = K::derive_key_pair(&[7; 66]).unwrap();
-        PreparedPublicKey::new(&pk).memory_size()
+    use typed_hpke::kem::{Kem, PreparedPublicKey};
+    use typed_hpke::suite::{AnyKem, KemVisitor};
+    struct Memory;
+    impl KemVisitor for Memory {
+        type Output = Option<usize>;
+        fn visit<K: Kem>(self) -> Option<usize> {
+            let (_, pk) = K::derive_key_pair(&[7; 66]).unwrap();
+            let memory = PreparedPublicKey::new(&pk).memory_size();
+            (memory > std::mem::size_of::<PreparedPublicKey<K>>()).then_some(memory)
+        }
     }
-    vec![
-        ("x25519", of::<DhKemX25519HkdfSha256>()),
-        ("p256", of::<DhKemP256HkdfSha256>()),
-        ("p384", of::<DhKemP384HkdfSha384>()),
-        ("p521", of::<DhKemP521HkdfSha512>()),
-        ("k256", of::<DhKemSecp256k1HkdfSha256>()),
-        ("xwing", of::<XWing>()),
-        ("mlkem768p256", of::<MlKem768P256>()),
-        ("mlkem1024p384", of::<MlKem1024P384>()),
-    ]
+    AnyKem::all()
+        .filter_map(|kem| Some((kem_name(kem.id()), kem.visit(Memory)?)))
+        .collect()
 }
 
 fn rows_time(rows: &[(String, BTreeMap<String, Cell>)], row: &str, who: &str) -> f64 {
@@ -687,7 +688,8 @@ fn sizes() -> String {
     use std::mem::size_of;
     use typed_hpke::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly};
     use typed_hpke::kdf::HkdfSha256;
-    use typed_hpke::kem::*;
+    use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem};
+    use typed_hpke::suite::{AnyKem, KemVisitor};
     use typed_hpke::{EncappedKey, Hpke, PrivateKey, PublicKey, ReceiverContext, SenderContext};
 
     type X = DhKemX25519HkdfSha256;
@@ -723,27 +725,25 @@ fn sizes() -> String {
         "SenderContext, ExportOnly",
         size_of::<SenderContext<X, HkdfSha256, ExportOnly>>(),
     );
-    macro_rules! keys {
-        ($($name:literal => $k:ty),*) => {$(
-            line(concat!("PrivateKey ", $name), size_of::<PrivateKey<$k>>());
-            line(concat!("PublicKey ", $name), size_of::<PublicKey<$k>>());
-            line(concat!("EncappedKey ", $name), size_of::<EncappedKey<$k>>());
-        )*};
+    /// `PrivateKey`, `PublicKey` and `EncappedKey`'s sizes.
+    struct KeySizes;
+    impl KemVisitor for KeySizes {
+        type Output = [usize; 3];
+        fn visit<K: Kem>(self) -> [usize; 3] {
+            [
+                size_of::<PrivateKey<K>>(),
+                size_of::<PublicKey<K>>(),
+                size_of::<EncappedKey<K>>(),
+            ]
+        }
     }
-    keys!(
-        "X25519" => DhKemX25519HkdfSha256,
-        "X448" => DhKemX448HkdfSha512,
-        "P-256" => DhKemP256HkdfSha256,
-        "P-384" => DhKemP384HkdfSha384,
-        "P-521" => DhKemP521HkdfSha512,
-        "secp256k1" => DhKemSecp256k1HkdfSha256,
-        "ML-KEM-512" => MlKem512,
-        "ML-KEM-768" => MlKem768,
-        "ML-KEM-1024" => MlKem1024,
-        "X-Wing" => XWing,
-        "MLKEM768-P256" => MlKem768P256,
-        "MLKEM1024-P384" => MlKem1024P384
-    );
+    for kem in AnyKem::all() {
+        let name = kem_name(kem.id());
+        let [sk, pk, enc] = kem.visit(KeySizes);
+        line(&format!("PrivateKey {name}"), sk);
+        line(&format!("PublicKey {name}"), pk);
+        line(&format!("EncappedKey {name}"), enc);
+    }
     for (kem, memory) in prepared_memory() {
         line(&format!("PreparedPublicKey {kem}, table included"), memory);
     }
@@ -795,15 +795,15 @@ fn hpke_ng_sizes() -> Vec<(&'static str, usize)> {
         )*};
     }
     keys!(
-        "X25519" => DhKemX25519HkdfSha256,
-        "X448" => DhKemX448HkdfSha512,
-        "P-256" => DhKemP256HkdfSha256,
-        "P-384" => DhKemP384HkdfSha384,
-        "P-521" => DhKemP521HkdfSha512,
-        "secp256k1" => DhKemK256HkdfSha256,
-        "ML-KEM-768" => MlKem768,
-        "ML-KEM-1024" => MlKem1024,
-        "X-Wing" => XWingDraft06
+        "x25519" => DhKemX25519HkdfSha256,
+        "x448" => DhKemX448HkdfSha512,
+        "p256" => DhKemP256HkdfSha256,
+        "p384" => DhKemP384HkdfSha384,
+        "p521" => DhKemP521HkdfSha512,
+        "k256" => DhKemK256HkdfSha256,
+        "mlkem768" => MlKem768,
+        "mlkem1024" => MlKem1024,
+        "xwing" => XWingDraft06
     );
     v
 }

@@ -69,32 +69,6 @@ macro_rules! for_suite {
     };
 }
 
-/// Maps literal ids to typed-hpke's types and calls `$func::<K, F, A>(args..)`.
-macro_rules! typed_call {
-    (@ $k:ty, 0x0001, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::HkdfSha256, $($rest)*) };
-    (@ $k:ty, 0x0002, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::HkdfSha384, $($rest)*) };
-    (@ $k:ty, 0x0003, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::HkdfSha512, $($rest)*) };
-    (@ $k:ty, 0x0010, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::Shake128, $($rest)*) };
-    (@ $k:ty, 0x0011, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::Shake256, $($rest)*) };
-    (@ $k:ty, 0x0012, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::TurboShake128, $($rest)*) };
-    (@ $k:ty, 0x0013, $($rest:tt)*) => { typed_call!(@@ $k, typed_hpke::kdf::TurboShake256, $($rest)*) };
-    (@@ $k:ty, $f:ty, 0x0001, $func:ident, $($arg:expr),*) => { $func::<$k, $f, typed_hpke::aead::Aes128Gcm>($($arg),*) };
-    (@@ $k:ty, $f:ty, 0x0002, $func:ident, $($arg:expr),*) => { $func::<$k, $f, typed_hpke::aead::Aes256Gcm>($($arg),*) };
-    (@@ $k:ty, $f:ty, 0x0003, $func:ident, $($arg:expr),*) => { $func::<$k, $f, typed_hpke::aead::ChaCha20Poly1305>($($arg),*) };
-    (0x0020, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemX25519HkdfSha256, $($rest)*) };
-    (0x0021, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemX448HkdfSha512, $($rest)*) };
-    (0x0010, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemP256HkdfSha256, $($rest)*) };
-    (0x0011, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemP384HkdfSha384, $($rest)*) };
-    (0x0012, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemP521HkdfSha512, $($rest)*) };
-    (0x0016, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::DhKemSecp256k1HkdfSha256, $($rest)*) };
-    (0x0040, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem512, $($rest)*) };
-    (0x0041, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem768, $($rest)*) };
-    (0x0042, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem1024, $($rest)*) };
-    (0x647a, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::XWing, $($rest)*) };
-    (0x0050, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem768P256, $($rest)*) };
-    (0x0051, $($rest:tt)*) => { typed_call!(@ typed_hpke::kem::MlKem1024P384, $($rest)*) };
-}
-
 pub use typed_hpke_support::driver;
 mod floor;
 mod hpke_ng;
@@ -111,6 +85,10 @@ mod typed;
 use std::time::Instant;
 
 use driver::{Config, Fixture, Ids, Job, Mode, Op, Outcome, Row, TYPED};
+use typed_hpke::aead::SealingAead;
+use typed_hpke::kdf::Kdf;
+use typed_hpke::kem::Kem;
+use typed_hpke::suite::{SealingVisitor, Suite};
 
 /// Every binary that links this crate (the comparative bench, `benches/primitives.rs`) counts
 /// its allocations for the driver.
@@ -131,14 +109,69 @@ const PEERS: &[Peer] = &[
     (floor::NAME, floor::peer),
 ];
 
+/// Whether `for_suite!` lists the suite `ids`.
+const fn listed(ids: Ids) -> bool {
+    macro_rules! listed {
+        ($k:tt, $f:tt, $a:tt,) => {
+            Some(())
+        };
+    }
+    for_suite!(ids, listed,).is_some()
+}
+
+/// What [`typed_call`] makes: a row's fixture, a row's timed job, or the cost of preparing a
+/// key (`typed::prepare`).
+enum Call<'a> {
+    Fixture,
+    Job(&'a Fixture),
+    Prepare,
+}
+
+/// What [`typed_call`] made.
+enum Made {
+    Fixture(Fixture),
+    Job(Job),
+    Extra(typed::Extra),
+}
+
+/// `call` on the row's suite, with typed-hpke's types from the library
+/// (`Suite::visit_sealing`), compiled for `for_suite!`'s suites alone (`if const`), as the
+/// peers' calls are.
+fn typed_call(row: &Row, call: Call<'_>) -> Option<Made> {
+    struct Visit<'a>(&'a Row, Call<'a>);
+    impl SealingVisitor for Visit<'_> {
+        type Output = Option<Made>;
+        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Self::Output {
+            if const { listed((K::ID, F::ID, A::ID)) } {
+                match self.1 {
+                    Call::Fixture => typed::fixture::<K, F, A>(self.0).map(Made::Fixture),
+                    Call::Job(fix) => typed::job::<K, F, A>(self.0, fix).map(Made::Job),
+                    Call::Prepare => typed::prepare::<K, F, A>(self.0).map(Made::Extra),
+                }
+            } else {
+                None
+            }
+        }
+    }
+    let (kem, kdf, aead) = row.ids;
+    Suite::new(kem, kdf, aead)
+        .ok()?
+        .visit_sealing(Visit(row, call))
+        .ok()?
+}
+
 fn typed_fixture(row: &Row) -> Option<Fixture> {
-    use typed::fixture;
-    for_suite!(row.ids, typed_call, fixture, row)
+    match typed_call(row, Call::Fixture)? {
+        Made::Fixture(fix) => Some(fix),
+        _ => None,
+    }
 }
 
 fn typed_job(row: &Row, fix: &Fixture) -> Option<Job> {
-    use typed::job;
-    for_suite!(row.ids, typed_call, job, row, fix)
+    match typed_call(row, Call::Job(fix))? {
+        Made::Job(job) => Some(job),
+        _ => None,
+    }
 }
 
 /// Each KEM's usual suite, which its KEM rows carry.
@@ -350,13 +383,15 @@ pub fn main() {
         .iter()
         .filter(|ids| PREPARED_KEMS.contains(&ids.0))
         .filter_map(|&ids| {
-            use typed::prepare;
             let row = Row {
                 op: Op::Encap,
                 ids,
                 prepared: true,
             };
-            for_suite!(ids, typed_call, prepare, &row)
+            match typed_call(&row, Call::Prepare)? {
+                Made::Extra(extra) => Some(extra),
+                _ => None,
+            }
         })
         .collect();
     extras.push(typed::seal_many());

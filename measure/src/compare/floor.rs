@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use typed_hpke::aead::{Aead, SealingAead};
+use typed_hpke::aead::{Aead, Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, SealingAead};
 use typed_hpke::kdf::{
     HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
 };
@@ -828,8 +828,35 @@ mod graviola_floor {
     }
 }
 
+/// Maps literal ids to typed-hpke's types and calls `$func::<K, F, A>(args..)`: the floor is
+/// written per KEM and KDF (`KemFloor`, `KdfFloor` above), so it names their types itself.
+macro_rules! floor_call {
+    (@ $k:ty, 0x0001, $($rest:tt)*) => { floor_call!(@@ $k, HkdfSha256, $($rest)*) };
+    (@ $k:ty, 0x0002, $($rest:tt)*) => { floor_call!(@@ $k, HkdfSha384, $($rest)*) };
+    (@ $k:ty, 0x0003, $($rest:tt)*) => { floor_call!(@@ $k, HkdfSha512, $($rest)*) };
+    (@ $k:ty, 0x0010, $($rest:tt)*) => { floor_call!(@@ $k, Shake128, $($rest)*) };
+    (@ $k:ty, 0x0011, $($rest:tt)*) => { floor_call!(@@ $k, Shake256, $($rest)*) };
+    (@ $k:ty, 0x0012, $($rest:tt)*) => { floor_call!(@@ $k, TurboShake128, $($rest)*) };
+    (@ $k:ty, 0x0013, $($rest:tt)*) => { floor_call!(@@ $k, TurboShake256, $($rest)*) };
+    (@@ $k:ty, $f:ty, 0x0001, $func:ident, $($arg:expr),*) => { $func::<$k, $f, Aes128Gcm>($($arg),*) };
+    (@@ $k:ty, $f:ty, 0x0002, $func:ident, $($arg:expr),*) => { $func::<$k, $f, Aes256Gcm>($($arg),*) };
+    (@@ $k:ty, $f:ty, 0x0003, $func:ident, $($arg:expr),*) => { $func::<$k, $f, ChaCha20Poly1305>($($arg),*) };
+    (0x0020, $($rest:tt)*) => { floor_call!(@ DhKemX25519HkdfSha256, $($rest)*) };
+    (0x0021, $($rest:tt)*) => { floor_call!(@ DhKemX448HkdfSha512, $($rest)*) };
+    (0x0010, $($rest:tt)*) => { floor_call!(@ DhKemP256HkdfSha256, $($rest)*) };
+    (0x0011, $($rest:tt)*) => { floor_call!(@ DhKemP384HkdfSha384, $($rest)*) };
+    (0x0012, $($rest:tt)*) => { floor_call!(@ DhKemP521HkdfSha512, $($rest)*) };
+    (0x0016, $($rest:tt)*) => { floor_call!(@ DhKemSecp256k1HkdfSha256, $($rest)*) };
+    (0x0040, $($rest:tt)*) => { floor_call!(@ MlKem512, $($rest)*) };
+    (0x0041, $($rest:tt)*) => { floor_call!(@ MlKem768, $($rest)*) };
+    (0x0042, $($rest:tt)*) => { floor_call!(@ MlKem1024, $($rest)*) };
+    (0x647a, $($rest:tt)*) => { floor_call!(@ XWing, $($rest)*) };
+    (0x0050, $($rest:tt)*) => { floor_call!(@ MlKem768P256, $($rest)*) };
+    (0x0051, $($rest:tt)*) => { floor_call!(@ MlKem1024P384, $($rest)*) };
+}
+
 pub fn peer(row: &Row, fix: &Fixture) -> Option<Job> {
-    for_suite!(row.ids, typed_call, job, row, fix)
+    for_suite!(row.ids, floor_call, job, row, fix)
 }
 
 fn job<K: Kem + KemFloor, F: Kdf + KdfFloor, A: SealingAead>(
