@@ -8,22 +8,16 @@
 mod maybe_auth;
 #[path = "util/modes.rs"]
 mod modes;
-#[macro_use]
-#[path = "util/kems.rs"]
-mod kems;
 
-use modes::{Mode, OurAead, Ours};
-use std::marker::PhantomData;
+use modes::{Mode, Ours};
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
-use typed_hpke::aead::{Aes128Gcm, Aes256Gcm, ChaCha20Poly1305, ExportOnly};
+use typed_hpke::aead::{Aead, ExportOnly, SealingAead};
 use typed_hpke::hybrid_array::typenum::Unsigned;
-use typed_hpke::kdf::{
-    HkdfSha256, HkdfSha384, HkdfSha512, Kdf, Shake128, Shake256, TurboShake128, TurboShake256,
-};
+use typed_hpke::kdf::Kdf;
 use typed_hpke::kem::{DhKemX25519HkdfSha256, Kem};
-use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
+use typed_hpke::suite::{self, ReceiverMode, SealingVisitor, SenderMode, Suite, Visitor};
 use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};
 
 const INFO: &[u8] = b"suite matrix info";
@@ -81,16 +75,47 @@ trait TypedReceiver {
     fn open(&mut self, aad: &[u8], ct: &[u8]) -> Option<Result<Vec<u8>, Error>>;
 }
 
-struct TypedSuite<K: Kem, F, A> {
+/// A typed context's `seal`, as a function of its context.
+type SealFn<K, F, A> =
+    fn(&mut typed_hpke::SenderContext<K, F, A>, &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+/// A typed context's `open`, as a function of its context.
+type OpenFn<K, F, A> =
+    fn(&mut typed_hpke::ReceiverContext<K, F, A>, &[u8], &[u8]) -> Result<Vec<u8>, Error>;
+
+/// A sealing suite's typed seal and open, and its tag length: what the sealing visitor
+/// (`A: SealingAead` there) gives a [`TypedSuite`]; ExportOnly suites have none.
+struct Sealing<K: Kem, F: Kdf, A: Aead> {
+    seal: SealFn<K, F, A>,
+    open: OpenFn<K, F, A>,
+    tag: usize,
+}
+
+impl<K: Kem, F: Kdf, A: Aead> Clone for Sealing<K, F, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: Kem, F: Kdf, A: Aead> Copy for Sealing<K, F, A> {}
+
+fn sealing<K: Kem, F: Kdf, A: SealingAead>() -> Sealing<K, F, A> {
+    Sealing {
+        seal: |ctx, aad, pt| ctx.seal(aad, pt),
+        open: |ctx, aad, ct| ctx.open(aad, ct),
+        tag: A::Nt::USIZE,
+    }
+}
+
+struct TypedSuite<K: Kem, F: Kdf, A: Aead> {
     sk: PrivateKey<K>,
     pk: PublicKey<K>,
     sk_s: PrivateKey<K>,
     pk_s: PublicKey<K>,
-    kdf_aead: PhantomData<(F, A)>,
+    sealing: Option<Sealing<K, F, A>>,
 }
 
-impl<K: Ours, F: Kdf, A: OurAead> TypedSuite<K, F, A> {
-    fn new() -> Self {
+impl<K: Ours, F: Kdf, A: Aead> TypedSuite<K, F, A> {
+    fn new(sealing: Option<Sealing<K, F, A>>) -> Self {
         let (sk, pk) = K::derive_key_pair(&IKM_R).unwrap();
         let (sk_s, pk_s) = K::derive_key_pair(&IKM_S).unwrap();
         Self {
@@ -98,12 +123,12 @@ impl<K: Ours, F: Kdf, A: OurAead> TypedSuite<K, F, A> {
             pk,
             sk_s,
             pk_s,
-            kdf_aead: PhantomData,
+            sealing,
         }
     }
 }
 
-impl<K: Ours, F: Kdf, A: OurAead> Typed for TypedSuite<K, F, A> {
+impl<K: Ours, F: Kdf, A: Aead> Typed for TypedSuite<K, F, A> {
     fn ids(&self) -> (u16, u16, u16) {
         (K::ID, F::ID, A::ID)
     }
@@ -111,14 +136,14 @@ impl<K: Ours, F: Kdf, A: OurAead> Typed for TypedSuite<K, F, A> {
         Suite::of::<K, F, A>()
     }
     fn seals(&self) -> bool {
-        A::SEALS
+        self.sealing.is_some()
     }
     fn lengths(&self) -> [usize; 6] {
         [
             K::NEnc::USIZE,
             K::NPk::USIZE,
             K::NSk::USIZE,
-            if A::SEALS { 16 } else { 0 },
+            self.sealing.map_or(0, |s| s.tag),
             A::Nk::USIZE,
             A::Nn::USIZE,
         ]
@@ -138,36 +163,51 @@ impl<K: Ours, F: Kdf, A: OurAead> Typed for TypedSuite<K, F, A> {
         rng: &mut ChaCha20Rng,
         psk: &Psk<'_>,
     ) -> (Vec<u8>, Box<dyn TypedSender>) {
-        let (enc, s) = K::sender::<F, A, _>(mode, rng, &self.pk, INFO, psk, &self.sk_s).unwrap();
-        (enc.as_bytes().to_vec(), Box::new(s))
+        let (enc, ctx) = K::sender::<F, A, _>(mode, rng, &self.pk, INFO, psk, &self.sk_s).unwrap();
+        let seal = self.sealing.map(|s| s.seal);
+        (enc.as_bytes().to_vec(), Box::new(Sender { ctx, seal }))
     }
     fn receiver(&self, mode: Mode, enc: &[u8], psk: &Psk<'_>) -> Box<dyn TypedReceiver> {
         let enc = EncappedKey::<K>::from_bytes(enc).unwrap();
-        Box::new(K::receiver::<F, A>(mode, &enc, &self.sk, INFO, psk, &self.pk_s).unwrap())
+        let ctx = K::receiver::<F, A>(mode, &enc, &self.sk, INFO, psk, &self.pk_s).unwrap();
+        let open = self.sealing.map(|s| s.open);
+        Box::new(Receiver { ctx, open })
     }
 }
 
-impl<K: Kem, F: Kdf, A: OurAead> TypedSender for typed_hpke::SenderContext<K, F, A> {
+/// A typed sender context, with its suite's seal if it has one.
+struct Sender<K: Kem, F: Kdf, A: Aead> {
+    ctx: typed_hpke::SenderContext<K, F, A>,
+    seal: Option<SealFn<K, F, A>>,
+}
+
+impl<K: Kem, F: Kdf, A: Aead> TypedSender for Sender<K, F, A> {
     fn export(&self, exporter_context: &[u8], out: &mut [u8]) {
-        typed_hpke::SenderContext::export(self, exporter_context, out).unwrap();
+        self.ctx.export(exporter_context, out).unwrap();
     }
     fn seal(&mut self, aad: &[u8], pt: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        A::seal(self, aad, pt)
+        self.seal.map(|seal| seal(&mut self.ctx, aad, pt))
     }
     fn sequence_number(&self) -> u64 {
-        typed_hpke::SenderContext::sequence_number(self)
+        self.ctx.sequence_number()
     }
     fn into_runtime(self: Box<Self>) -> suite::SenderContext {
-        suite::SenderContext::from(*self)
+        suite::SenderContext::from(self.ctx)
     }
 }
 
-impl<K: Kem, F: Kdf, A: OurAead> TypedReceiver for typed_hpke::ReceiverContext<K, F, A> {
+/// A typed receiver context, with its suite's open if it has one.
+struct Receiver<K: Kem, F: Kdf, A: Aead> {
+    ctx: typed_hpke::ReceiverContext<K, F, A>,
+    open: Option<OpenFn<K, F, A>>,
+}
+
+impl<K: Kem, F: Kdf, A: Aead> TypedReceiver for Receiver<K, F, A> {
     fn export(&self, exporter_context: &[u8], out: &mut [u8]) {
-        typed_hpke::ReceiverContext::export(self, exporter_context, out).unwrap();
+        self.ctx.export(exporter_context, out).unwrap();
     }
     fn open(&mut self, aad: &[u8], ct: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        A::open(self, aad, ct)
+        self.open.map(|open| open(&mut self.ctx, aad, ct))
     }
 }
 
@@ -444,34 +484,43 @@ fn runtime_equals_typed(
     assert_eq!(converted.suite(), *suite);
 }
 
-/// The 28 (KDF, AEAD) cells of one KEM.
-fn kem<K: Ours>() {
-    fn kdfs<K: Ours, A: OurAead>() -> [Box<dyn Typed>; 7] {
-        [
-            Box::new(TypedSuite::<K, HkdfSha256, A>::new()),
-            Box::new(TypedSuite::<K, HkdfSha384, A>::new()),
-            Box::new(TypedSuite::<K, HkdfSha512, A>::new()),
-            Box::new(TypedSuite::<K, Shake128, A>::new()),
-            Box::new(TypedSuite::<K, Shake256, A>::new()),
-            Box::new(TypedSuite::<K, TurboShake128, A>::new()),
-            Box::new(TypedSuite::<K, TurboShake256, A>::new()),
-        ]
-    }
-    let cells = [
-        kdfs::<K, Aes128Gcm>(),
-        kdfs::<K, Aes256Gcm>(),
-        kdfs::<K, ChaCha20Poly1305>(),
-        kdfs::<K, ExportOnly>(),
-    ];
-    for typed in cells.iter().flatten() {
-        cell(typed.as_ref());
-    }
-}
-
-/// The 28 (KDF, AEAD) cells of every KEM of the library (`AnyKem::all`).
+/// Every suite of the library (`Suite::all`), typed against runtime: for each KEM, its 28
+/// (KDF, AEAD) cells with every KDF and AEAD of the build. The sealing suites come with their
+/// typed seal and open (`visit_sealing`); the ExportOnly ones without (`visit`, compiled for
+/// them alone).
 #[test]
-fn every_kem() {
-    for_each_kem!(kem);
+fn every_suite() {
+    struct Sealed;
+    impl SealingVisitor for Sealed {
+        type Output = Box<dyn Typed>;
+        fn visit<K: Kem, F: Kdf, A: SealingAead>(self) -> Box<dyn Typed> {
+            Box::new(TypedSuite::<K, F, A>::new(Some(sealing::<K, F, A>())))
+        }
+    }
+    struct Exported;
+    impl Visitor for Exported {
+        type Output = Option<Box<dyn Typed>>;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> Option<Box<dyn Typed>> {
+            if const { A::ID == ExportOnly::ID } {
+                Some(Box::new(TypedSuite::<K, F, A>::new(None)))
+            } else {
+                None
+            }
+        }
+    }
+    let mut cells = 0;
+    for suite in Suite::all() {
+        let typed = if suite.supports_seal() {
+            suite.visit_sealing(Sealed).unwrap()
+        } else {
+            suite.visit(Exported).unwrap().expect("an ExportOnly suite")
+        };
+        assert_eq!(typed.suite(), suite);
+        cell(typed.as_ref());
+        cells += 1;
+    }
+    assert_eq!(cells, Suite::all().count());
+    assert!(cells > 0);
 }
 
 #[test]
@@ -544,29 +593,18 @@ fn malformed_keys_are_errors_not_panics() {
 #[test]
 fn runtime_context_sizes() {
     use std::mem::size_of;
-    type X = DhKemX25519HkdfSha256;
-    fn typed<F: Kdf, A: typed_hpke::aead::Aead>() -> usize {
-        size_of::<typed_hpke::SenderContext<X, F, A>>()
-            .max(size_of::<typed_hpke::ReceiverContext<X, F, A>>())
+    struct Largest;
+    impl Visitor for Largest {
+        type Output = usize;
+        fn visit<K: Kem, F: Kdf, A: Aead>(self) -> usize {
+            size_of::<typed_hpke::SenderContext<K, F, A>>()
+                .max(size_of::<typed_hpke::ReceiverContext<K, F, A>>())
+        }
     }
-    fn kdfs<A: typed_hpke::aead::Aead>() -> usize {
-        [
-            typed::<HkdfSha256, A>(),
-            typed::<HkdfSha384, A>(),
-            typed::<HkdfSha512, A>(),
-            typed::<Shake128, A>(),
-            typed::<Shake256, A>(),
-            typed::<TurboShake128, A>(),
-            typed::<TurboShake256, A>(),
-        ]
-        .into_iter()
+    let largest_typed = Suite::all()
+        .map(|suite| suite.visit(Largest).unwrap())
         .max()
-        .unwrap()
-    }
-    let largest_typed = kdfs::<Aes128Gcm>()
-        .max(kdfs::<Aes256Gcm>())
-        .max(kdfs::<ChaCha20Poly1305>())
-        .max(kdfs::<ExportOnly>());
+        .unwrap();
     for (what, size) in [
         ("SenderContext", size_of::<suite::SenderContext>()),
         ("ReceiverContext", size_of::<suite::ReceiverContext>()),
