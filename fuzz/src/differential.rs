@@ -607,7 +607,7 @@ pub fn differential(data: &[u8]) {
     let (kem, kdf, aead) = if flags & 0x80 != 0 {
         (input.u16(), input.u16(), input.u16())
     } else {
-        let kem = crate::kem_at(input.byte()).id();
+        let kem = crate::pick(typed_hpke::suite::KEM_IDS, input.byte());
         let kdf = crate::pick(typed_hpke::suite::KDF_IDS, input.byte());
         let aead = crate::pick(typed_hpke::suite::AEAD_IDS, input.byte());
         (kem, kdf, aead)

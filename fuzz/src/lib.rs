@@ -91,10 +91,9 @@ macro_rules! for_each_kem_family {
                 $pq::<K>(self.0)
             }
         }
+        // One dispatch: `visit_auth` refuses a KEM without the Auth modes.
         let (kem, rest) = $crate::select_kem($data);
-        if kem.supports_auth() {
-            kem.visit_auth(Dh(rest)).expect("a DH-KEM")
-        } else {
+        if kem.visit_auth(Dh(rest)).is_err() {
             kem.visit(Pq(rest))
         }
     }};
