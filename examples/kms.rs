@@ -142,11 +142,11 @@ impl Kms {
     }
 
     /// Answers a `DhRequest`: one awaited `DH(sk, peer)` per peer, in order.
-    async fn answer<K: typed_hpke::kem::AuthKem>(
+    async fn answer<K: typed_hpke::kem::AuthKem, R: typed_hpke::kem::Role>(
         &self,
         key: &'static str,
-        request: DhRequest<K>,
-    ) -> Result<typed_hpke::kem::DhAnswer<K>, Box<dyn std::error::Error>> {
+        request: DhRequest<K, R>,
+    ) -> Result<typed_hpke::kem::DhAnswer<K, R>, Box<dyn std::error::Error>> {
         let mut answers = Vec::new();
         for peer in request.peers() {
             answers.push(self.dh(key, peer.as_bytes()).await?);

@@ -40,7 +40,7 @@ pub use self::dhkem::{DhGroup, DhKem};
 pub use self::held::SplitHybrid;
 pub use self::held::{
     AuthDecapKey, AuthEncapKey, DecapHolder, DecapKey, Decapsulated, DhAnswer, DhHolder, DhRequest,
-    ExternalDecap, ExternalDh, HeldKeyError,
+    DhRole, ExternalDecap, ExternalDh, HeldKeyError, Receiver, Role, Sender,
 };
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
 pub use self::hybrid::HybridKem;

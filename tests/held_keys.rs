@@ -28,8 +28,8 @@ use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::{
     AuthDecapKey, AuthEncapKey, AuthKem, DecapHolder, Decapsulated, DhHolder,
     DhKemP256HkdfSha256 as P256, DhKemP384HkdfSha384, DhKemP521HkdfSha512,
-    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, DhRequest, ExternalDecap,
-    ExternalDh, HeldKeyError, Kem, MlKem768, MlKem768P256, MlKem1024P384, XWing,
+    DhKemSecp256k1HkdfSha256, DhKemX448HkdfSha512, DhKemX25519HkdfSha256, DhRequest, DhRole,
+    ExternalDecap, ExternalDh, HeldKeyError, Kem, MlKem768, MlKem768P256, MlKem1024P384, XWing,
 };
 use typed_hpke::suite::{self, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{EncappedKey, Error, PrivateKey, Psk, PublicKey};
@@ -491,6 +491,12 @@ fn two_step<K: AuthKem>(
     let mut dh = vec![0u8; n];
     holder.compute(pk_s.as_bytes(), &mut dh).unwrap();
     let to_s = DhRequest::auth_encap(pk_r, pk_s).answer(&[&dh]).unwrap();
+    assert_eq!(to_s.role(), DhRole::Sender);
+    assert_eq!(DhRequest::auth_encap(pk_r, pk_s).role(), DhRole::Sender);
+    assert_eq!(
+        DhRequest::decap(&enc, pk_r).unwrap().role(),
+        DhRole::Receiver
+    );
     assert_eq!(
         S::<K>::setup_sender_auth(rng, pk_r, INFO, &to_s).unwrap_err(),
         Error::Encap
@@ -622,6 +628,22 @@ fn runtime_two_step<K: AuthKem>() {
         }
         let opened = suite.open(enc.as_bytes(), &ExternalDh(&answers), INFO, AAD, ct, mode);
         assert_eq!(opened.unwrap(), PT, "{name} {mode:?}");
+        assert_eq!(answers.role(), DhRole::Receiver);
+        // A receiver's answers are no sender's key: `DH(skR, pkS)`, recorded to open an Auth
+        // message, is what an Auth sender to `pkS` needs, and must not seal as the receiver.
+        for sender in [
+            SenderMode::Auth(&ExternalDh(&answers)),
+            SenderMode::AuthPsk(&p, &ExternalDh(&answers)),
+        ] {
+            let err = suite.seal(&mut rng, &rt_pk_s, INFO, AAD, PT, sender);
+            assert_eq!(err.unwrap_err(), Error::Encap, "{name} {mode:?} {sender:?}");
+        }
+        // Asked directly, the same refusal.
+        let mut dh = vec![0u8; dh_len::<K>()];
+        assert_eq!(
+            suite::DhHolder::dh_as(&answers, DhRole::Sender, pk_s.as_bytes(), &mut dh),
+            Err(suite::NotAnswered)
+        );
         // Without the answers: the lookup's own error, before any context.
         let empty = suite::Answers::new(holder.public.clone());
         let err = suite
@@ -639,6 +661,48 @@ fn runtime_two_step<K: AuthKem>() {
         );
     }
     assert!(format!("{:?}", suite::Answers::new(holder.public.clone())).contains("answers: 0"));
+
+    // An Auth sender's answers: `DH(skS, pkR)` recorded under `pkR` seals to `pkR`, in both
+    // Auth modes, and opens nothing.
+    let holder_s = Holder::new(&sk_s.clone().into(), Behaviour::Honest);
+    let mut answers = suite::Answers::for_sender(holder_s.public.clone());
+    assert_eq!(answers.role(), DhRole::Sender);
+    let mut dh = vec![0u8; dh_len::<K>()];
+    holder_s.compute(pk_r.as_bytes(), &mut dh).unwrap();
+    answers.answer(pk_r.as_bytes(), &dh);
+    let rt_pk_r = suite::PublicKey::from(pk_r.clone());
+    for sender in [
+        SenderMode::Auth(&ExternalDh(&answers)),
+        SenderMode::AuthPsk(&p, &ExternalDh(&answers)),
+    ] {
+        let (enc, ct) = suite
+            .seal(&mut rng, &rt_pk_r, INFO, AAD, PT, sender)
+            .unwrap();
+        let mode = match sender {
+            SenderMode::Auth(_) => ReceiverMode::Auth(&rt_pk_s),
+            _ => ReceiverMode::AuthPsk(&p, &rt_pk_s),
+        };
+        let opened = suite.open(
+            &enc,
+            &suite::PrivateKey::from(sk_r.clone()),
+            INFO,
+            AAD,
+            &ct,
+            mode,
+        );
+        assert_eq!(opened.unwrap(), PT, "{name}: sender's answers");
+    }
+    let (_, enc, _) = &sealed.modes[0];
+    let err = suite
+        .setup_receiver(
+            enc.as_bytes(),
+            &ExternalDh(&answers),
+            INFO,
+            ReceiverMode::Base,
+        )
+        .unwrap_err();
+    assert_eq!(err, HeldKeyError::Holder(suite::NotAnswered), "{name}");
+    assert!(format!("{answers:?}").contains("Sender"));
 }
 
 #[test]

@@ -22,8 +22,16 @@
 //! `enc`; [`Decapsulated::new`] does the same for a holder that decapsulates. Both then go to
 //! the ordinary per-mode functions. The wrappers above are these two steps with the holder
 //! called in between.
+//!
+//! A request and its answer carry their role in their type ([`Receiver`] or [`Sender`]): the
+//! answers a receiver's holder gave open messages and nothing else. `DH(skR, pkS)`, which an
+//! `AuthDecap` asks for, is also what `AuthEncap(pkS, skR)` needs; an answer that crossed roles
+//! would let whoever holds answers for decryption send messages authenticated as the receiver
+//! (`tests/compile_fail/dh_answer_receiver_as_sender.rs`). A holder learns the role it answers
+//! for from [`DhHolder::dh_as`].
 
 use core::fmt;
+use core::marker::PhantomData;
 
 use hybrid_array::Array;
 use rand_core::CryptoRng;
@@ -95,6 +103,54 @@ pub trait DhHolder<K: AuthKem> {
     /// # Errors
     /// Whatever the holder reports.
     fn dh(&self, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), Self::Error>;
+
+    /// `DH(sk, peer)` for `role`: a receiver's `Decap` / `AuthDecap` or an Auth sender's
+    /// `AuthEncap`. typed-hpke always calls this one; the default is [`DhHolder::dh`]. A holder
+    /// whose key may serve one role only (a KMS policy, a key that only decrypts) refuses the
+    /// other here.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn dh_as(&self, role: DhRole, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), Self::Error> {
+        let _ = role;
+        self.dh(peer, out)
+    }
+}
+
+/// The operation a key held elsewhere computes a Diffie-Hellman value for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DhRole {
+    /// A receiver's `Decap` or `AuthDecap` (RFC 9180 §4.1, §5.1.3): `DH(skR, pkE)`, and in
+    /// the Auth modes `DH(skR, pkS)`.
+    Receiver,
+    /// An Auth sender's `AuthEncap` (§5.1.3): `DH(skS, pkR)`.
+    Sender,
+}
+
+/// The role of a [`DhRequest`] and its [`DhAnswer`] as a type: [`Receiver`] or [`Sender`].
+/// Sealed.
+pub trait Role: crate::sealed::Sealed {
+    /// The role as a value.
+    const ROLE: DhRole;
+}
+
+/// A receiver's request and answer ([`DhRequest::decap`], [`DhRequest::auth_decap`]): the
+/// answer is a [`DecapKey`] and an [`AuthDecapKey`], never an [`AuthEncapKey`].
+#[derive(Debug)]
+pub enum Receiver {}
+
+/// An Auth sender's request and answer ([`DhRequest::auth_encap`]): the answer is an
+/// [`AuthEncapKey`], never a receiver's key.
+#[derive(Debug)]
+pub enum Sender {}
+
+impl crate::sealed::Sealed for Receiver {}
+impl crate::sealed::Sealed for Sender {}
+impl Role for Receiver {
+    const ROLE: DhRole = DhRole::Receiver;
+}
+impl Role for Sender {
+    const ROLE: DhRole = DhRole::Sender;
 }
 
 /// A private key of any KEM kept by its holder, which decapsulates whole and returns the
@@ -123,6 +179,14 @@ macro_rules! forward_holders {
             }
             fn dh(&self, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), H::Error> {
                 (**self).dh(peer, out)
+            }
+            fn dh_as(
+                &self,
+                role: DhRole,
+                peer: &PublicKey<K>,
+                out: &mut [u8],
+            ) -> Result<(), H::Error> {
+                (**self).dh_as(role, peer, out)
             }
         }
 
@@ -186,7 +250,7 @@ pub struct ExternalDecap<H>(pub H);
 impl<H> crate::sealed::Sealed for ExternalDh<H> {}
 impl<H> crate::sealed::Sealed for ExternalDecap<H> {}
 impl<K: Kem> crate::sealed::Sealed for PrivateKey<K> {}
-impl<K: AuthKem> crate::sealed::Sealed for DhAnswer<K> {}
+impl<K: AuthKem, R: Role> crate::sealed::Sealed for DhAnswer<K, R> {}
 impl<K: Kem> crate::sealed::Sealed for Decapsulated<K> {}
 
 /// What a key held elsewhere gives when it fails.
@@ -276,15 +340,17 @@ fn check_dh<K: AuthKem>(answer: &[u8], err: Error) -> Result<(), Error> {
 
 /// The holder's answers to `request`, one `DH(sk, peer)` per peer in order: the two steps of
 /// a [`DhRequest`] with the holder called in between, as an async caller runs them.
-fn answered<K: AuthKem, H: DhHolder<K> + ?Sized>(
+fn answered<K: AuthKem, R: Role, H: DhHolder<K> + ?Sized>(
     holder: &H,
-    request: DhRequest<K>,
-) -> Result<DhAnswer<K>, HeldKeyError<H::Error>> {
+    request: DhRequest<K, R>,
+) -> Result<DhAnswer<K, R>, HeldKeyError<H::Error>> {
     // At most two peers: `pkE` and the other party's static key.
     let mut outs: [Dh<K>; 2] = Default::default();
     let mut n = 0;
     for (peer, out) in request.peers().zip(&mut outs) {
-        holder.dh(peer, out).map_err(HeldKeyError::Holder)?;
+        holder
+            .dh_as(R::ROLE, peer, out)
+            .map_err(HeldKeyError::Holder)?;
         n += 1;
     }
     let [a, b] = &outs;
@@ -364,13 +430,14 @@ impl<K: Kem, H: DecapHolder<K>> DecapKey<K> for ExternalDecap<H> {
 /// # }
 /// # Ok::<(), typed_hpke::Error>(())
 /// ```
-pub struct DhRequest<K: AuthKem> {
+pub struct DhRequest<K: AuthKem, R: Role = Receiver> {
     own: PublicKey<K>,
     enc: Option<(EncappedKey<K>, PublicKey<K>)>,
     peer: Option<PublicKey<K>>,
+    role: PhantomData<R>,
 }
 
-impl<K: AuthKem> DhRequest<K> {
+impl<K: AuthKem> DhRequest<K, Receiver> {
     /// `Decap(enc, skR)` (RFC 9180 §4.1) for the key whose public key is `pk_r`: one value,
     /// `DH(skR, pkE)`.
     ///
@@ -381,6 +448,7 @@ impl<K: AuthKem> DhRequest<K> {
             own: pk_r.clone(),
             enc: Some((enc.clone(), ephemeral(enc, Error::Decap)?)),
             peer: None,
+            role: PhantomData,
         })
     }
 
@@ -398,15 +466,26 @@ impl<K: AuthKem> DhRequest<K> {
             ..Self::decap(enc, pk_r)?
         })
     }
+}
 
+impl<K: AuthKem> DhRequest<K, Sender> {
     /// `AuthEncap(pkR, skS)` (§5.1.3) for the sender whose static public key is `pk_s`: one
-    /// value, `DH(skS, pkR)`. The answer serves every message to `pk_r`.
+    /// value, `DH(skS, pkR)`. The answer serves every message to `pk_r`, and only as a
+    /// sender's key.
     pub fn auth_encap(pk_s: &PublicKey<K>, pk_r: &PublicKey<K>) -> Self {
         Self {
             own: pk_s.clone(),
             enc: None,
             peer: Some(pk_r.clone()),
+            role: PhantomData,
         }
+    }
+}
+
+impl<K: AuthKem, R: Role> DhRequest<K, R> {
+    /// The operation this request serves, as its type says.
+    pub fn role(&self) -> DhRole {
+        R::ROLE
     }
 
     /// The public keys, validated, whose `DH(sk, ·)` the holder must compute, in the order
@@ -417,13 +496,14 @@ impl<K: AuthKem> DhRequest<K> {
     }
 
     /// The holder's results, one per peer in order, each `Ndh` bytes: a key for exactly this
-    /// operation (this `enc`, this `pkS` or `pkR`), for the ordinary per-mode functions.
+    /// operation (this `enc`, this `pkS` or `pkR`, this role), for the ordinary per-mode
+    /// functions.
     ///
     /// # Errors
     /// [`Error::InvalidLength`] if `dh` does not hold one value per peer; [`Error::Decap`]
     /// ([`Error::Encap`] for a sender) if a value is not `Ndh` bytes or is all zeros
     /// (§7.1.4).
-    pub fn answer(self, dh: &[&[u8]]) -> Result<DhAnswer<K>, Error> {
+    pub fn answer(self, dh: &[&[u8]]) -> Result<DhAnswer<K, R>, Error> {
         if dh.len() != self.peers().count() {
             return Err(Error::InvalidLength);
         }
@@ -456,13 +536,15 @@ impl<K: AuthKem> DhRequest<K> {
             own: self.own,
             asked,
             values,
+            role: PhantomData,
         })
     }
 }
 
-impl<K: AuthKem> fmt::Debug for DhRequest<K> {
+impl<K: AuthKem, R: Role> fmt::Debug for DhRequest<K, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DhRequest")
+            .field("role", &R::ROLE)
             .field("public_key", &self.own)
             .field("enc", &self.enc.as_ref().map(|(enc, _)| enc))
             .field("peer", &self.peer)
@@ -470,9 +552,10 @@ impl<K: AuthKem> fmt::Debug for DhRequest<K> {
     }
 }
 
-/// A [`DhRequest`] answered: the key for its one operation. Wiped on drop; `Debug` prints no
-/// secret.
-pub struct DhAnswer<K: AuthKem> {
+/// A [`DhRequest`] answered: the key for its one operation, in its one role (`R`: a
+/// receiver's answer opens, a sender's seals, neither does the other). Wiped on drop; `Debug`
+/// prints no secret.
+pub struct DhAnswer<K: AuthKem, R: Role = Receiver> {
     own: PublicKey<K>,
     /// The `enc` asked about (zeros if none: bit 0 of `asked`).
     enc: EncappedKey<K>,
@@ -481,9 +564,15 @@ pub struct DhAnswer<K: AuthKem> {
     asked: u64,
     /// `DH(sk, pkE)` and `DH(sk, peer)`; zeros where not asked.
     values: [Dh<K>; 2],
+    role: PhantomData<R>,
 }
 
-impl<K: AuthKem> DhAnswer<K> {
+impl<K: AuthKem, R: Role> DhAnswer<K, R> {
+    /// The operation this answer serves.
+    pub fn role(&self) -> DhRole {
+        R::ROLE
+    }
+
     /// `DH(skR, pkE)` if `enc` is the one asked about.
     fn dh_e(&self, enc: &EncappedKey<K>) -> Result<&Dh<K>, Error> {
         if self.asked & 1 == 1 && self.enc == *enc {
@@ -503,7 +592,7 @@ impl<K: AuthKem> DhAnswer<K> {
     }
 }
 
-impl<K: AuthKem> DecapKey<K> for DhAnswer<K> {
+impl<K: AuthKem> DecapKey<K> for DhAnswer<K, Receiver> {
     type Error = Error;
     fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Error> {
         let dh = self.dh_e(enc)?;
@@ -512,7 +601,7 @@ impl<K: AuthKem> DecapKey<K> for DhAnswer<K> {
     }
 }
 
-impl<K: AuthKem> AuthDecapKey<K> for DhAnswer<K> {
+impl<K: AuthKem> AuthDecapKey<K> for DhAnswer<K, Receiver> {
     fn auth_decap_for(
         &self,
         enc: &EncappedKey<K>,
@@ -525,7 +614,7 @@ impl<K: AuthKem> AuthDecapKey<K> for DhAnswer<K> {
     }
 }
 
-impl<K: AuthKem> AuthEncapKey<K> for DhAnswer<K> {
+impl<K: AuthKem> AuthEncapKey<K> for DhAnswer<K, Sender> {
     type Error = Error;
     fn auth_encap_for<R: CryptoRng + ?Sized>(
         &self,
@@ -538,9 +627,10 @@ impl<K: AuthKem> AuthEncapKey<K> for DhAnswer<K> {
     }
 }
 
-impl<K: AuthKem> fmt::Debug for DhAnswer<K> {
+impl<K: AuthKem, R: Role> fmt::Debug for DhAnswer<K, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DhAnswer")
+            .field("role", &R::ROLE)
             .field("public_key", &self.own)
             .field("enc", &(self.asked & 1 == 1).then_some(&self.enc))
             .field("peer", &(self.asked & 2 == 2).then_some(&self.peer))
@@ -728,7 +818,7 @@ impl<K: super::HybridKem, H: DhHolder<K::Traditional>> DecapKey<K> for SplitHybr
         // ss_T = DH(sk_T, ct_T), from the holder, refused if all zeros.
         let mut ss_t = Dh::<K::Traditional>::default();
         self.holder
-            .dh(&pk_e, &mut ss_t)
+            .dh_as(DhRole::Receiver, &pk_e, &mut ss_t)
             .map_err(HeldKeyError::Holder)?;
         check_dh::<K::Traditional>(&ss_t, Error::Decap)?;
         let npk_t = <<K::Traditional as Kem>::NPk as Unsigned>::USIZE;

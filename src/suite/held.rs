@@ -11,7 +11,7 @@ use core::fmt;
 use super::PublicKey;
 use super::keys::{KeyArg, PrivateKeyInput, private};
 use crate::Error;
-use crate::kem::{ExternalDecap, ExternalDh, HeldKeyError};
+use crate::kem::{DhRole, ExternalDecap, ExternalDh, HeldKeyError};
 
 /// A DH-KEM private key kept by its holder, for the runtime API: [`crate::kem::DhHolder`]
 /// with the KEM its public key's.
@@ -29,6 +29,17 @@ pub trait DhHolder {
     /// # Errors
     /// Whatever the holder reports.
     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Self::Error>;
+
+    /// `DH(sk, peer)` for `role`, as [`crate::kem::DhHolder::dh_as`] says: typed-hpke always
+    /// calls this one, and the default is [`DhHolder::dh`]. [`Answers`] refuses a role other
+    /// than the one it was made for.
+    ///
+    /// # Errors
+    /// Whatever the holder reports.
+    fn dh_as(&self, role: DhRole, peer: &[u8], out: &mut [u8]) -> Result<(), Self::Error> {
+        let _ = role;
+        self.dh(peer, out)
+    }
 }
 
 /// A private key of any KEM kept by its holder, which decapsulates whole: the runtime
@@ -56,6 +67,9 @@ macro_rules! forward_holders {
             }
             fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), H::Error> {
                 (**self).dh(peer, out)
+            }
+            fn dh_as(&self, role: DhRole, peer: &[u8], out: &mut [u8]) -> Result<(), H::Error> {
+                (**self).dh_as(role, peer, out)
             }
         }
 
@@ -118,7 +132,7 @@ impl<H: DhHolder> PrivateKeyInput for ExternalDh<H> {
     fn with_key<T>(&self, f: impl FnOnce(SkArg<'_>) -> Result<T, Error>) -> Result<T, Self::Error> {
         let holder = &self.0;
         asking(
-            |peer, out| holder.dh(peer, out),
+            |peer, out| holder.dh_as(DhRole::Receiver, peer, out),
             Error::Decap,
             |ask| f(SkArg::Dh(holder.public_key(), ask)),
         )
@@ -175,7 +189,11 @@ impl<H: DhHolder> SenderKeyInput for ExternalDh<H> {
         &self,
         f: &mut dyn FnMut(SenderKeyArg<'_>) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let ask = |peer: &[u8], out: &mut [u8]| self.0.dh(peer, out).map_err(|_| Error::Encap);
+        let ask = |peer: &[u8], out: &mut [u8]| {
+            self.0
+                .dh_as(DhRole::Sender, peer, out)
+                .map_err(|_| Error::Encap)
+        };
         f(SenderKeyArg::Dh(self.0.public_key(), &ask))
     }
 }
@@ -295,6 +313,12 @@ held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
 /// the ordinary runtime functions, which look each value up instead of calling out. A value
 /// never recorded is [`NotAnswered`]. The answers are wiped on drop; `Debug` prints none.
 ///
+/// Answers serve one role, named when they are made: [`Answers::new`] a receiver's (`Decap`,
+/// `AuthDecap`), [`Answers::for_sender`] an Auth sender's (`AuthEncap`). Asked in the other
+/// role they give [`NotAnswered`]: `DH(skR, pkS)`, recorded to open an Auth message, is the
+/// value an Auth sender to `pkS` needs, and would otherwise let whoever holds a receiver's
+/// answers send messages authenticated as the receiver.
+///
 /// ```
 /// # #[cfg(all(feature = "nist", feature = "aes-gcm", feature = "getrandom"))] {
 /// use typed_hpke::kem::ExternalDh;
@@ -322,6 +346,7 @@ held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
 #[cfg(feature = "alloc")]
 pub struct Answers {
     public_key: PublicKey,
+    role: DhRole,
     answers: alloc::vec::Vec<(alloc::vec::Vec<u8>, zeroize::Zeroizing<alloc::vec::Vec<u8>>)>,
 }
 
@@ -331,7 +356,7 @@ pub struct NotAnswered;
 
 impl fmt::Display for NotAnswered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no answer was recorded for this value")
+        f.write_str("no answer was recorded for this value in this role")
     }
 }
 
@@ -339,12 +364,29 @@ impl core::error::Error for NotAnswered {}
 
 #[cfg(feature = "alloc")]
 impl Answers {
-    /// No answers yet, for the key whose public key is `public_key`.
+    /// No answers yet, for the receiver whose public key is `public_key`: they serve
+    /// [`Suite::open`](super::Suite::open) and the other receiving functions, never a sender.
     pub fn new(public_key: PublicKey) -> Self {
         Self {
             public_key,
+            role: DhRole::Receiver,
             answers: alloc::vec::Vec::new(),
         }
+    }
+
+    /// No answers yet, for the Auth sender whose static public key is `public_key`: record
+    /// `DH(skS, pkR)` under `pkR` and pass `SenderMode::Auth(&ExternalDh(&answers))`. They
+    /// serve no receiver.
+    pub fn for_sender(public_key: PublicKey) -> Self {
+        Self {
+            role: DhRole::Sender,
+            ..Self::new(public_key)
+        }
+    }
+
+    /// The role these answers serve.
+    pub fn role(&self) -> DhRole {
+        self.role
     }
 
     /// Records that the holder computed `output` for `input`: `DH(sk, input)` for a peer
@@ -371,6 +413,7 @@ impl Answers {
 impl fmt::Debug for Answers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Answers")
+            .field("role", &self.role)
             .field("public_key", &self.public_key)
             .field("answers", &self.answers.len())
             .finish_non_exhaustive()
@@ -384,6 +427,12 @@ impl DhHolder for Answers {
         &self.public_key
     }
     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        self.dh_as(self.role, peer, out)
+    }
+    fn dh_as(&self, role: DhRole, peer: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        if role != self.role {
+            return Err(NotAnswered);
+        }
         self.look_up(peer, out)
     }
 }
@@ -395,6 +444,9 @@ impl DecapHolder for Answers {
         &self.public_key
     }
     fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
+        if self.role != DhRole::Receiver {
+            return Err(NotAnswered);
+        }
         self.look_up(enc, out)
     }
 }
