@@ -34,8 +34,13 @@
 //! # }
 //! ```
 //!
-//! A [`TokenKey`] is `Send + Sync`: it keeps one logged-in session behind a lock, so calls
-//! from many threads take turns at the token.
+//! A key is the pair the token made, found by its label or `CKA_ID` and its public key shown
+//! to be its private key's before it is trusted (README, "What a key is"); the derived value
+//! leaves the token only wrapped under a key this crate made, and is unwrapped into memory it
+//! wipes (README, "Secrets in memory").
+//!
+//! A [`TokenKey`] is `Send + Sync`: it keeps one logged-in session behind a lock, and
+//! [`TokenKey::with_sessions`] gives it several, so that threads need not take turns.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -552,9 +557,9 @@ impl Token {
         if let Some(point) = &found.point {
             let point = point_of(point, 2 * found.curve.ndh + 1).ok_or(Error::Malformed)?;
             let public_key = kem.public_key_from_bytes(point).map_err(Error::Hpke)?;
-            let public = candidates.into_iter().find(|&c| {
-                read_point(session, c, found.curve).is_ok_and(|p| p == public_key)
-            });
+            let public = candidates
+                .into_iter()
+                .find(|&c| read_point(session, c, found.curve).is_ok_and(|p| p == public_key));
             return Ok((public, public_key));
         }
         if candidates.is_empty() {
@@ -574,10 +579,15 @@ impl Token {
     /// Whether the private key `found` is the one of `public_key`: a message sealed here to
     /// `public_key` (HPKE Base mode, an export only) is opened by the token's key. One
     /// derivation on the token. A token's own answer that it cannot derive is its error.
-    fn binds(&self, session: &Session, found: &Found, public_key: &PublicKey) -> Result<bool, Error> {
+    fn binds(
+        &self,
+        session: &Session,
+        found: &Found,
+        public_key: &PublicKey,
+    ) -> Result<bool, Error> {
         const INFO: &[u8] = b"typed-hpke-pkcs11 key binding";
-        let suite = Suite::new(found.curve.kem_id, found.curve.kdf_id, EXPORT_ONLY)
-            .map_err(Error::Hpke)?;
+        let suite =
+            Suite::new(found.curve.kem_id, found.curve.kdf_id, EXPORT_ONLY).map_err(Error::Hpke)?;
         let (mut sent, mut received) = (Zeroizing::new([0u8; 32]), Zeroizing::new([0u8; 32]));
         let enc = suite
             .send_export(
@@ -770,7 +780,7 @@ impl Kek {
     /// token have.
     fn unwrap(&self, session: &Session, value: ObjectHandle, out: &mut [u8]) -> Result<(), Error> {
         use aes_kw::cipher::KeyInit;
-        let padded = out.len() % 8 != 0;
+        let padded = !out.len().is_multiple_of(8);
         let mechanism = if padded {
             Mechanism::AesKeyWrapPad
         } else {
@@ -779,8 +789,12 @@ impl Kek {
         let wrapped = Zeroizing::new(session.wrap_key(&mechanism, self.handle, value)?);
         let key = aes_kw::cipher::Key::<aes_kw::KwAes256>::from(*self.key);
         let key = Zeroizing::new(key);
-        // At most the wrapped length less the 8-byte check block.
-        let mut buf = Zeroizing::new([0u8; 80]);
+        // P-521's 66 bytes wrap to 80, the most of any curve here; the unwrapped value is the
+        // wrapped length less the 8-byte check block.
+        if wrapped.len() > 80 {
+            return Err(Error::Malformed);
+        }
+        let mut buf = Zeroizing::new([0u8; 72]);
         let len = wrapped.len().checked_sub(8).ok_or(Error::Malformed)?;
         let buf = buf.get_mut(..len).ok_or(Error::Malformed)?;
         if !padded {

@@ -56,16 +56,41 @@ pub fn in_token_process() -> bool {
     std::env::var_os("SOFTHSM2_CONF").is_some()
 }
 
-/// Makes a token labelled `label` with the user PIN `pin` in a new temporary directory, runs
-/// this executable again (same arguments) with `SOFTHSM2_CONF` set to it, removes the
-/// directory and returns whether the run succeeded.
+/// A new directory under the system's temporary directory, made by this call (never one that
+/// was there, nor a symlink: `mkdir` fails on an existing name, and another is tried) and
+/// readable by its owner only (mode 0700 on Unix).
+fn private_temp_dir() -> std::io::Result<PathBuf> {
+    use std::hash::{BuildHasher, RandomState};
+    let base = std::env::temp_dir();
+    let mut last = None;
+    for attempt in 0u32..16 {
+        // std's per-process random hash keys make the name unpredictable; the pid and the
+        // attempt keep it unique.
+        let noise = RandomState::new().hash_one((std::process::id(), attempt));
+        let dir = base.join(format!("typed-hpke-softhsm-{noise:016x}"));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no temporary directory")))
+}
+
+/// Makes a token labelled `label` with the user PIN `pin` in a new private temporary
+/// directory (made here, mode 0700, its name unpredictable), runs this executable again (same
+/// arguments) with `SOFTHSM2_CONF` set to it, removes the directory and returns whether the
+/// run succeeded.
 ///
 /// # Panics
 /// If the directory cannot be made, or `softhsm2-util` is missing or fails.
 pub fn run_with_token(label: &str, pin: &str) -> ExitCode {
-    let dir = std::env::temp_dir().join(format!("typed-hpke-softhsm-{}", std::process::id()));
+    let dir = private_temp_dir().expect("a private temporary directory");
     let tokens = dir.join("tokens");
-    std::fs::create_dir_all(&tokens).expect("token directory");
+    std::fs::create_dir(&tokens).expect("token directory");
     let conf = dir.join("softhsm2.conf");
     std::fs::write(
         &conf,

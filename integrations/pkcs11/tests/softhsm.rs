@@ -13,10 +13,27 @@
 //!   token round-trips;
 //! - a wrong key opens nothing; a key without `CKA_DERIVE`, a key destroyed under its handle
 //!   and a finalized module are the token's errors, handed back, never a panic;
-//! - one key serves four threads at once.
+//! - one key serves four threads at once, on one session and on a pool of four;
+//! - a key is the pair the token made: a public key object planted without the PIN, before or
+//!   after generation, is never the key returned; a label used twice is refused (and
+//!   `replace_key` rotates); two private keys under one label are `Ambiguous`; a public object
+//!   swapped in under the pair's label and id is `PublicKeyMismatch`; a pair made by another
+//!   tool (no id, public object not private) is found through the planted objects beside it;
+//!   `destroy_key` removes that pair and nothing else;
+//! - no freed heap block holds a Diffie-Hellman value the token computed, in every mode, the
+//!   Auth sender's too (this binary's allocator scans every block it frees while armed).
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use cryptoki::context::Pkcs11;
+use cryptoki::mechanism::Mechanism;
+use cryptoki::object::{Attribute, KeyType, ObjectClass};
+use cryptoki::session::{Session, UserType};
+use cryptoki::types::AuthPin;
 
 use typed_hpke::aead::{Aead, ChaCha20Poly1305};
 use typed_hpke::kdf::{HkdfSha256, HkdfSha384, HkdfSha512};
@@ -47,12 +64,17 @@ fn main() -> ExitCode {
     }
     let token = Token::open(&module, LABEL, PIN).expect("open the token");
     type Test = (&'static str, fn(&Token));
-    let tests: [Test; 5] = [
+    let tests: [Test; 10] = [
         ("every curve in every mode", every_curve_in_every_mode),
         ("a key generated on the token", generated_on_the_token),
         ("refusals", refusals),
         ("four threads, one key", four_threads_one_key),
         ("the OHTTP gateway", ohttp_gateway),
+        ("planted public keys", planted_public_keys),
+        ("a label used twice", label_used_twice),
+        ("a public key swapped after the fact", swapped_public_key),
+        ("a pair made by another tool", pair_without_id),
+        ("no DH value in freed memory", no_dh_value_in_freed_memory),
     ];
     for (name, test) in tests {
         test(&token);
@@ -300,19 +322,456 @@ fn four_threads_one_key(token: &Token) {
     type S = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
     let (sk, key) = imported::<K>(token, "threads");
     let pk = sk.public_key();
-    let typed = ExternalDh(key.typed::<K>().unwrap());
-    std::thread::scope(|scope| {
-        for _ in 0..4 {
-            scope.spawn(|| {
-                let mut rng = OsRng::default();
-                for _ in 0..10 {
-                    let (enc, ct) = S::seal_base(&mut rng, &pk, INFO, AAD, PT).unwrap();
-                    assert_eq!(S::open_base(&enc, &typed, INFO, AAD, &ct).unwrap(), PT);
-                }
-            });
-        }
-    });
+    let pool = key.with_sessions(4).unwrap();
+    assert!(format!("{pool:?}").contains("sessions: 4"), "{pool:?}");
+    assert_eq!(pool.public_key(), key.public_key());
+    for key in [&key, &pool] {
+        let typed = ExternalDh(key.typed::<K>().unwrap());
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    let mut rng = OsRng::default();
+                    for _ in 0..10 {
+                        let (enc, ct) = S::seal_base(&mut rng, &pk, INFO, AAD, PT).unwrap();
+                        assert_eq!(S::open_base(&enc, &typed, INFO, AAD, &ct).unwrap(), PT);
+                    }
+                });
+            }
+        });
+    }
     token.destroy_key("threads").unwrap();
+}
+
+/// The test's own handle on the module and the token's slot, beside the crate's.
+fn raw(module: &Path) -> (Pkcs11, cryptoki::slot::Slot) {
+    let pkcs11 = Pkcs11::new(module).unwrap();
+    let slot = pkcs11
+        .get_slots_with_token()
+        .unwrap()
+        .into_iter()
+        .find(|s| pkcs11.get_token_info(*s).unwrap().label() == LABEL)
+        .unwrap();
+    (pkcs11, slot)
+}
+
+/// A P-256 public key object for `point` under `label`, made by a session that is not logged
+/// in (the whole application logged out first, as a process without the PIN is): PKCS#11
+/// lets such a session create public token objects. The application logs in again after.
+fn plant(label: &str, id: &[u8], point: &[u8]) {
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    let _ = session.logout();
+    // Without the PIN, a session sees no private object: not the pair's public key either.
+    let visible = session
+        .find_objects(&[Attribute::Label(label.as_bytes().to_vec())])
+        .unwrap();
+    let mut der = vec![0x04, point.len() as u8];
+    der.extend_from_slice(point);
+    session
+        .create_object(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::KeyType(KeyType::EC),
+            Attribute::Token(true),
+            Attribute::Private(false),
+            Attribute::EcParams(vec![
+                0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+            ]),
+            Attribute::EcPoint(der),
+            Attribute::Label(label.as_bytes().to_vec()),
+            Attribute::Id(id.to_vec()),
+        ])
+        .unwrap();
+    for object in visible {
+        let private = session.get_attributes(object, &[cryptoki::object::AttributeType::Private]);
+        assert!(
+            !matches!(private.unwrap()[..], [Attribute::Private(true)]),
+            "a private object was visible without the PIN"
+        );
+    }
+    login(&session);
+}
+
+fn login(session: &Session) {
+    match session.login(UserType::User, Some(&AuthPin::new(PIN.into()))) {
+        Ok(())
+        | Err(cryptoki::error::Error::Pkcs11(cryptoki::error::RvError::UserAlreadyLoggedIn, _)) => {
+        }
+        Err(e) => panic!("login: {e}"),
+    }
+}
+
+/// Seals to `key`'s public key and opens with the token: the key published is the token's.
+fn opens(key: &TokenKey) {
+    let suite = Suite::new(0x0010, 1, 3).unwrap();
+    let (enc, ct) = suite
+        .seal(
+            &mut OsRng::default(),
+            key.public_key(),
+            INFO,
+            AAD,
+            PT,
+            SenderMode::Base,
+        )
+        .unwrap();
+    let pt = suite.open(&enc, &ExternalDh(key), INFO, AAD, &ct, ReceiverMode::Base);
+    assert_eq!(pt.unwrap(), PT);
+}
+
+/// The review's reproduction: a public key planted under the label an application will use,
+/// without the PIN, before and after the key is generated, is never the key returned.
+fn planted_public_keys(token: &Token) {
+    let suite = Suite::new(0x0010, 1, 3).unwrap();
+    let (_attacker_sk, attacker) = suite.generate_key_pair(&mut OsRng::default()).unwrap();
+    let label = "planted";
+    // Before: under the label, with no id and with the id a careless tool would use.
+    plant(label, b"", attacker.as_bytes());
+    plant(label, b"\x01", attacker.as_bytes());
+    let key = token.generate_key(0x0010, label).unwrap();
+    assert_ne!(key.public_key(), &attacker);
+    assert_eq!(key.id().len(), 16);
+    opens(&key);
+    let found = token.key(label).unwrap();
+    assert_eq!(found.public_key(), key.public_key());
+    opens(&found);
+    // After: the same, and one more that copies nothing it cannot see.
+    plant(label, b"", attacker.as_bytes());
+    let found = token.key(label).unwrap();
+    assert_eq!(found.public_key(), key.public_key());
+    let by_id = token.key_by_id(key.id()).unwrap();
+    assert_eq!(by_id.public_key(), key.public_key());
+    opens(&by_id);
+    // The planted objects are not the pair's: destroying the key leaves them.
+    token.destroy_key(label).unwrap();
+    assert!(matches!(token.key(label), Err(Error::NotFound)));
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    let left = session
+        .find_objects(&[Attribute::Label(label.as_bytes().to_vec())])
+        .unwrap();
+    assert_eq!(
+        left.len(),
+        3,
+        "destroy_key removed an object not of the pair"
+    );
+    for object in left {
+        session.destroy_object(object).unwrap();
+    }
+}
+
+/// A label in use is refused; `replace_key` rotates; two private keys under one label (made
+/// behind the crate's back) are ambiguous, never the first found.
+fn label_used_twice(token: &Token) {
+    let label = "twice";
+    let first = token.generate_key(0x0010, label).unwrap();
+    assert!(matches!(
+        token.generate_key(0x0011, label),
+        Err(Error::LabelInUse)
+    ));
+    let (sk, _) = Suite::new(0x0010, 1, 3)
+        .unwrap()
+        .generate_key_pair(&mut OsRng::default())
+        .unwrap();
+    assert!(matches!(
+        token.import_key(&sk, label),
+        Err(Error::LabelInUse)
+    ));
+    assert_eq!(token.key(label).unwrap().public_key(), first.public_key());
+    // Rotated: the label names the new pair, the old one is gone from the token.
+    let second = token.replace_key(0x0010, label).unwrap();
+    assert_ne!(second.public_key(), first.public_key());
+    assert_eq!(token.key(label).unwrap().public_key(), second.public_key());
+    let suite = Suite::new(0x0010, 1, 3).unwrap();
+    let (enc, ct) = suite
+        .seal(
+            &mut OsRng::default(),
+            first.public_key(),
+            INFO,
+            AAD,
+            PT,
+            SenderMode::Base,
+        )
+        .unwrap();
+    let err = suite
+        .open(
+            &enc,
+            &ExternalDh(&first),
+            INFO,
+            AAD,
+            &ct,
+            ReceiverMode::Base,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, HeldKeyError::Holder(Error::Pkcs11(_))),
+        "{err:?}"
+    );
+    // A second private key under the label, made with the PIN by another program.
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    login(&session);
+    let l = label.as_bytes().to_vec();
+    let (public, private) = session
+        .generate_key_pair(
+            &Mechanism::EccKeyPairGen,
+            &[
+                Attribute::Token(true),
+                Attribute::EcParams(vec![
+                    0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+                ]),
+                Attribute::Label(l.clone()),
+            ],
+            &[
+                Attribute::Token(true),
+                Attribute::Private(true),
+                Attribute::Derive(true),
+                Attribute::Label(l),
+            ],
+        )
+        .unwrap();
+    assert!(matches!(token.key(label), Err(Error::Ambiguous)));
+    assert!(matches!(token.destroy_key(label), Err(Error::Ambiguous)));
+    assert!(matches!(
+        token.replace_key(0x0010, label),
+        Err(Error::Ambiguous)
+    ));
+    // By its id the crate's own pair is still found.
+    assert_eq!(
+        token.key_by_id(second.id()).unwrap().public_key(),
+        second.public_key()
+    );
+    session.destroy_object(public).unwrap();
+    session.destroy_object(private).unwrap();
+    token.destroy_key(label).unwrap();
+    assert!(matches!(token.key(label), Err(Error::NotFound)));
+}
+
+/// Someone with the PIN swaps the pair's public object for one of their own key, under the
+/// same label and id: the lookup refuses it rather than publish it.
+fn swapped_public_key(token: &Token) {
+    let label = "swapped";
+    let key = token.generate_key(0x0010, label).unwrap();
+    let (_, attacker) = Suite::new(0x0010, 1, 3)
+        .unwrap()
+        .generate_key_pair(&mut OsRng::default())
+        .unwrap();
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    login(&session);
+    let l = label.as_bytes().to_vec();
+    let ours = session
+        .find_objects(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::Label(l.clone()),
+        ])
+        .unwrap();
+    assert_eq!(ours.len(), 1);
+    session.destroy_object(ours[0]).unwrap();
+    let mut der = vec![0x04, 65];
+    der.extend_from_slice(attacker.as_bytes());
+    let swapped = session
+        .create_object(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::KeyType(KeyType::EC),
+            Attribute::Token(true),
+            Attribute::Private(true),
+            Attribute::EcParams(vec![
+                0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+            ]),
+            Attribute::EcPoint(der),
+            Attribute::Label(l),
+            Attribute::Id(key.id().to_vec()),
+        ])
+        .unwrap();
+    assert!(matches!(token.key(label), Err(Error::PublicKeyMismatch)));
+    assert!(matches!(
+        token.key_by_id(key.id()),
+        Err(Error::PublicKeyMismatch)
+    ));
+    // The key already held is unchanged and still the token's.
+    opens(&key);
+    session.destroy_object(swapped).unwrap();
+    assert!(matches!(token.key(label), Err(Error::NotFound)));
+    token.destroy_key(label).unwrap();
+}
+
+/// A pair another tool made as this crate used to (no id, its public object readable without
+/// the PIN), with public keys planted beside it under its label: the one that matches is its.
+fn pair_without_id(token: &Token) {
+    let label = "older";
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    login(&session);
+    let l = label.as_bytes().to_vec();
+    let (public, _) = session
+        .generate_key_pair(
+            &Mechanism::EccKeyPairGen,
+            &[
+                Attribute::Token(true),
+                Attribute::Private(false),
+                Attribute::EcParams(vec![
+                    0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+                ]),
+                Attribute::Label(l.clone()),
+            ],
+            &[
+                Attribute::Token(true),
+                Attribute::Private(true),
+                Attribute::Sensitive(true),
+                Attribute::Derive(true),
+                Attribute::Label(l),
+            ],
+        )
+        .unwrap();
+    let (_, attacker) = Suite::new(0x0010, 1, 3)
+        .unwrap()
+        .generate_key_pair(&mut OsRng::default())
+        .unwrap();
+    plant(label, b"", attacker.as_bytes());
+    let key = token.key(label).unwrap();
+    assert_ne!(key.public_key(), &attacker);
+    assert!(key.id().is_empty());
+    opens(&key);
+    plant(label, b"", attacker.as_bytes());
+    assert_eq!(token.key(label).unwrap().public_key(), key.public_key());
+    token.destroy_key(label).unwrap();
+    assert!(
+        session
+            .get_attributes(public, &[cryptoki::object::AttributeType::Label])
+            .is_err()
+    );
+    // The planted objects stay; they are not this crate's to remove.
+    let left = session
+        .find_objects(&[Attribute::Label(label.as_bytes().to_vec())])
+        .unwrap();
+    assert_eq!(left.len(), 2);
+    for object in left {
+        session.destroy_object(object).unwrap();
+    }
+}
+
+/// The freed-block scan: while armed, every heap block this process frees is searched for the
+/// Diffie-Hellman values the token computed (needles), and each hit counted.
+struct Scanning;
+
+#[global_allocator]
+static ALLOCATOR: Scanning = Scanning;
+
+static ARMED: AtomicBool = AtomicBool::new(false);
+static HITS: AtomicUsize = AtomicUsize::new(0);
+/// Up to two needles of at most 66 bytes (P-521's `Ndh`), and their lengths.
+static NEEDLES: Mutex<([[u8; 66]; 2], [usize; 2])> = Mutex::new(([[0; 66]; 2], [0; 2]));
+
+// SAFETY: every call is passed to `System` unchanged; the scan only reads a block before it
+// is freed, and takes no allocation (a `Mutex` of fixed arrays).
+unsafe impl GlobalAlloc for Scanning {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if ARMED.load(Ordering::Relaxed)
+            && let Ok(needles) = NEEDLES.try_lock()
+        {
+            // SAFETY: the block is `layout.size()` bytes, allocated and not yet freed.
+            let block = unsafe { std::slice::from_raw_parts(ptr, layout.size()) };
+            for (needle, &len) in needles.0.iter().zip(&needles.1) {
+                if len > 0 && block.windows(len).any(|w| w == &needle[..len]) {
+                    HITS.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+/// A holder that records what the token answered, for the first pass of the scan.
+struct Recording<'a>(&'a TokenKey, std::cell::RefCell<Vec<Vec<u8>>>);
+
+impl typed_hpke::suite::DhHolder for Recording<'_> {
+    type Error = Error;
+    fn public_key(&self) -> &suite::PublicKey {
+        self.0.public_key()
+    }
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        typed_hpke::suite::DhHolder::dh(self.0, peer, out)?;
+        self.1.borrow_mut().push(out.to_vec());
+        Ok(())
+    }
+}
+
+fn no_dh_value_in_freed_memory(token: &Token) {
+    let mut rng = OsRng::default();
+    for (kem, kdf) in [(0x0010u16, 1u16), (0x0011, 2), (0x0012, 3)] {
+        let suite = Suite::new(kem, kdf, 3).unwrap();
+        let (sk_r, _) = suite.generate_key_pair(&mut rng).unwrap();
+        let (sk_s, pk_s) = suite.generate_key_pair(&mut rng).unwrap();
+        let receiver = token.import_key(&sk_r, "scan receiver").unwrap();
+        let sender = token.import_key(&sk_s, "scan sender").unwrap();
+        let pk_r = receiver.public_key().clone();
+        let psk = Psk::new(&[5u8; 32], b"id").unwrap();
+        for mode in ["base", "psk", "auth", "auth_psk", "sender"] {
+            let (r_mode, s_mode) = match mode {
+                "base" => (ReceiverMode::Base, SenderMode::Base),
+                "psk" => (ReceiverMode::Psk(&psk), SenderMode::Psk(&psk)),
+                "auth" | "sender" => (ReceiverMode::Auth(&pk_s), SenderMode::Auth(&sk_s)),
+                _ => (
+                    ReceiverMode::AuthPsk(&psk, &pk_s),
+                    SenderMode::AuthPsk(&psk, &sk_s),
+                ),
+            };
+            let (enc, ct) = suite.seal(&mut rng, &pk_r, INFO, AAD, PT, s_mode).unwrap();
+            // Pass 1: the values, recorded.
+            let holder = if mode == "sender" { &sender } else { &receiver };
+            let recording = Recording(holder, Default::default());
+            if mode == "sender" {
+                suite
+                    .seal(
+                        &mut rng,
+                        &pk_r,
+                        INFO,
+                        AAD,
+                        PT,
+                        SenderMode::Auth(&ExternalDh(&recording)),
+                    )
+                    .unwrap();
+            } else {
+                suite
+                    .open(&enc, &ExternalDh(&recording), INFO, AAD, &ct, r_mode)
+                    .unwrap();
+            }
+            {
+                let values = recording.1.borrow();
+                assert!(!values.is_empty());
+                let mut needles = NEEDLES.lock().unwrap();
+                *needles = ([[0; 66]; 2], [0; 2]);
+                for (i, v) in values.iter().enumerate() {
+                    needles.0[i][..v.len()].copy_from_slice(v);
+                    needles.1[i] = v.len();
+                }
+            }
+            for v in recording.1.borrow_mut().iter_mut() {
+                v.fill(0);
+            }
+            drop(recording);
+            // Pass 2: the same values computed again by the token, the scan armed.
+            HITS.store(0, Ordering::SeqCst);
+            ARMED.store(true, Ordering::SeqCst);
+            if mode == "sender" {
+                let held = ExternalDh(&sender);
+                suite
+                    .seal(&mut rng, &pk_r, INFO, AAD, PT, SenderMode::Auth(&held))
+                    .unwrap();
+            } else {
+                let pt = suite.open(&enc, &ExternalDh(&receiver), INFO, AAD, &ct, r_mode);
+                assert_eq!(pt.unwrap(), PT);
+            }
+            ARMED.store(false, Ordering::SeqCst);
+            let hits = HITS.load(Ordering::SeqCst);
+            println!("  kem {kem:#06x} {mode}: {hits} freed blocks held a DH value");
+            assert_eq!(hits, 0, "kem {kem:#06x} {mode}");
+        }
+        token.destroy_key("scan receiver").unwrap();
+        token.destroy_key("scan sender").unwrap();
+    }
 }
 
 /// The OHTTP gateway with its key in the token, against this crate's client.
