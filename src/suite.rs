@@ -111,7 +111,7 @@ mod typed {
 pub use self::context::{EncappedKey, MAX_ENC_LEN, ReceiverContext, SenderContext, TAG_LEN};
 pub use self::held::NotAnswered;
 #[cfg(feature = "alloc")]
-pub use self::held::{Answers, BoxedHolderError, HeldKey};
+pub use self::held::{Answers, BoxedHolderError, HeldKey, SenderAnswers};
 pub use self::held::{DecapHolder, DhHolder, SenderKeyInput};
 use self::keys::KeyArg;
 pub use self::keys::{PrivateKey, PrivateKeyInput, PublicKey, PublicKeyInput};

@@ -628,22 +628,6 @@ fn runtime_two_step<K: AuthKem>() {
         }
         let opened = suite.open(enc.as_bytes(), &ExternalDh(&answers), INFO, AAD, ct, mode);
         assert_eq!(opened.unwrap(), PT, "{name} {mode:?}");
-        assert_eq!(answers.role(), DhRole::Receiver);
-        // A receiver's answers are no sender's key: `DH(skR, pkS)`, recorded to open an Auth
-        // message, is what an Auth sender to `pkS` needs, and must not seal as the receiver.
-        for sender in [
-            SenderMode::Auth(&ExternalDh(&answers)),
-            SenderMode::AuthPsk(&p, &ExternalDh(&answers)),
-        ] {
-            let err = suite.seal(&mut rng, &rt_pk_s, INFO, AAD, PT, sender);
-            assert_eq!(err.unwrap_err(), Error::Encap, "{name} {mode:?} {sender:?}");
-        }
-        // Asked directly, the same refusal.
-        let mut dh = vec![0u8; dh_len::<K>()];
-        assert_eq!(
-            suite::DhHolder::dh_as(&answers, DhRole::Sender, pk_s.as_bytes(), &mut dh),
-            Err(suite::NotAnswered)
-        );
         // Without the answers: the lookup's own error, before any context.
         let empty = suite::Answers::new(holder.public.clone());
         let err = suite
@@ -665,8 +649,8 @@ fn runtime_two_step<K: AuthKem>() {
     // An Auth sender's answers: `DH(skS, pkR)` recorded under `pkR` seals to `pkR`, in both
     // Auth modes, and opens nothing.
     let holder_s = Holder::new(&sk_s.clone().into(), Behaviour::Honest);
-    let mut answers = suite::Answers::for_sender(holder_s.public.clone());
-    assert_eq!(answers.role(), DhRole::Sender);
+    let mut answers = suite::SenderAnswers::new(holder_s.public.clone());
+    assert_eq!(answers.public_key(), &holder_s.public);
     let mut dh = vec![0u8; dh_len::<K>()];
     holder_s.compute(pk_r.as_bytes(), &mut dh).unwrap();
     answers.answer(pk_r.as_bytes(), &dh);
@@ -692,17 +676,18 @@ fn runtime_two_step<K: AuthKem>() {
         );
         assert_eq!(opened.unwrap(), PT, "{name}: sender's answers");
     }
-    let (_, enc, _) = &sealed.modes[0];
-    let err = suite
-        .setup_receiver(
-            enc.as_bytes(),
-            &ExternalDh(&answers),
-            INFO,
-            ReceiverMode::Base,
-        )
-        .unwrap_err();
-    assert_eq!(err, HeldKeyError::Holder(suite::NotAnswered), "{name}");
-    assert!(format!("{answers:?}").contains("Sender"));
+    assert!(format!("{answers:?}").contains("SenderAnswers"));
+    // A recipient it has no answer for.
+    let rt_pk_s = suite::PublicKey::from(pk_s.clone());
+    let err = suite.seal(
+        &mut rng,
+        &rt_pk_s,
+        INFO,
+        AAD,
+        PT,
+        SenderMode::Auth(&ExternalDh(&answers)),
+    );
+    assert_eq!(err.unwrap_err(), Error::Encap);
 }
 
 #[test]

@@ -109,6 +109,11 @@ pub trait DhHolder<K: AuthKem> {
     /// whose key may serve one role only (a KMS policy, a key that only decrypts) refuses the
     /// other here.
     ///
+    /// The role is what the library asks for, not a guarantee about who else may ask: `DH(sk,
+    /// ·)` is one function, so any caller that can call [`DhHolder::dh`] (or ask as a
+    /// receiver with an `enc` of its choosing) gets the values an Auth sender needs. A holder
+    /// enforces a role only where its callers reach it through this method alone.
+    ///
     /// # Errors
     /// Whatever the holder reports.
     fn dh_as(&self, role: DhRole, peer: &PublicKey<K>, out: &mut [u8]) -> Result<(), Self::Error> {

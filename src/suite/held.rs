@@ -31,8 +31,7 @@ pub trait DhHolder {
     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Self::Error>;
 
     /// `DH(sk, peer)` for `role`, as [`crate::kem::DhHolder::dh_as`] says: typed-hpke always
-    /// calls this one, and the default is [`DhHolder::dh`]. [`Answers`] refuses a role other
-    /// than the one it was made for.
+    /// calls this one, and the default is [`DhHolder::dh`].
     ///
     /// # Errors
     /// Whatever the holder reports.
@@ -306,18 +305,19 @@ macro_rules! held_key_input {
 held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
 
 /// A runtime key's answers, collected ahead of the setup: the runtime API's two steps for a
-/// holder that answers asynchronously. [`Suite::dh_peers`](super::Suite::dh_peers) validates
-/// `enc` and lists what a [`DhHolder`]-like key must compute; the caller awaits each answer,
-/// records it with [`Answers::answer`], and passes `ExternalDh(&answers)` (or, for a holder
-/// that decapsulates, `ExternalDecap(&answers)` with the shared secret recorded for `enc`) to
-/// the ordinary runtime functions, which look each value up instead of calling out. A value
-/// never recorded is [`NotAnswered`]. The answers are wiped on drop; `Debug` prints none.
+/// receiver whose holder answers asynchronously. [`Suite::dh_peers`](super::Suite::dh_peers)
+/// validates `enc` and lists what a [`DhHolder`]-like key must compute; the caller awaits each
+/// answer, records it with [`Answers::answer`], and passes `ExternalDh(&answers)` (or, for a
+/// holder that decapsulates, `ExternalDecap(&answers)` with the shared secret recorded for
+/// `enc`) to the ordinary receiving functions, which look each value up instead of calling
+/// out. A value never recorded is [`NotAnswered`]. The answers are wiped on drop; `Debug`
+/// prints none.
 ///
-/// Answers serve one role, named when they are made: [`Answers::new`] a receiver's (`Decap`,
-/// `AuthDecap`), [`Answers::for_sender`] an Auth sender's (`AuthEncap`). Asked in the other
-/// role they give [`NotAnswered`]: `DH(skR, pkS)`, recorded to open an Auth message, is the
-/// value an Auth sender to `pkS` needs, and would otherwise let whoever holds a receiver's
-/// answers send messages authenticated as the receiver.
+/// They serve a receiver and nothing else: no sender's key is made of them
+/// (`tests/compile_fail/answers_receiver_as_sender.rs`), and nothing reads a recorded value
+/// back. `DH(skR, pkS)`, recorded to open an Auth message, is what an Auth sender to `pkS`
+/// needs; handed out again it would let whoever holds a receiver's answers send messages
+/// authenticated as the receiver. An Auth sender's answers are [`SenderAnswers`].
 ///
 /// ```
 /// # #[cfg(all(feature = "nist", feature = "aes-gcm", feature = "getrandom"))] {
@@ -346,61 +346,36 @@ held_key_input!(dyn HeldKey + '_, dyn HeldKey + Send + Sync + '_);
 #[cfg(feature = "alloc")]
 pub struct Answers {
     public_key: PublicKey,
-    role: DhRole,
-    answers: alloc::vec::Vec<(alloc::vec::Vec<u8>, zeroize::Zeroizing<alloc::vec::Vec<u8>>)>,
+    recorded: Recorded,
 }
 
-/// The error of [`Answers`] asked about a value it has no answer for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NotAnswered;
-
-impl fmt::Display for NotAnswered {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no answer was recorded for this value in this role")
-    }
+/// An Auth sender's answers, collected ahead of the seal: `DH(skS, pkR)` recorded under each
+/// recipient's `pkR` with [`SenderAnswers::answer`], then `SenderMode::Auth(&ExternalDh(&answers))`
+/// (or `AuthPsk`) seals to those recipients. They serve no receiver, and nothing reads a
+/// recorded value back. Wiped on drop; `Debug` prints none.
+#[cfg(feature = "alloc")]
+pub struct SenderAnswers {
+    public_key: PublicKey,
+    recorded: Recorded,
 }
 
-impl core::error::Error for NotAnswered {}
+/// Recorded `(input, output)` pairs, the outputs wiped on drop; looked up only inside the
+/// crate.
+#[cfg(feature = "alloc")]
+#[derive(Default)]
+struct Recorded(alloc::vec::Vec<(alloc::vec::Vec<u8>, zeroize::Zeroizing<alloc::vec::Vec<u8>>)>);
 
 #[cfg(feature = "alloc")]
-impl Answers {
-    /// No answers yet, for the receiver whose public key is `public_key`: they serve
-    /// [`Suite::open`](super::Suite::open) and the other receiving functions, never a sender.
-    pub fn new(public_key: PublicKey) -> Self {
-        Self {
-            public_key,
-            role: DhRole::Receiver,
-            answers: alloc::vec::Vec::new(),
-        }
-    }
-
-    /// No answers yet, for the Auth sender whose static public key is `public_key`: record
-    /// `DH(skS, pkR)` under `pkR` and pass `SenderMode::Auth(&ExternalDh(&answers))`. They
-    /// serve no receiver.
-    pub fn for_sender(public_key: PublicKey) -> Self {
-        Self {
-            role: DhRole::Sender,
-            ..Self::new(public_key)
-        }
-    }
-
-    /// The role these answers serve.
-    pub fn role(&self) -> DhRole {
-        self.role
-    }
-
-    /// Records that the holder computed `output` for `input`: `DH(sk, input)` for a peer
-    /// [`Suite::dh_peers`](super::Suite::dh_peers) listed, or the shared secret of the `enc`
-    /// `input`.
-    pub fn answer(&mut self, input: &[u8], output: &[u8]) {
-        self.answers
+impl Recorded {
+    fn record(&mut self, input: &[u8], output: &[u8]) {
+        self.0
             .push((input.to_vec(), zeroize::Zeroizing::new(output.to_vec())));
     }
 
     /// The answer for `input` into `out` (same length).
     fn look_up(&self, input: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
         let (_, output) = self
-            .answers
+            .0
             .iter()
             .find(|(asked, output)| asked.as_slice() == input && output.len() == out.len())
             .ok_or(NotAnswered)?;
@@ -409,44 +384,136 @@ impl Answers {
     }
 }
 
+/// The error of [`Answers`] asked about a value it has no answer for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAnswered;
+
+impl fmt::Display for NotAnswered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no answer was recorded for this value")
+    }
+}
+
+impl core::error::Error for NotAnswered {}
+
+#[cfg(feature = "alloc")]
+impl Answers {
+    /// No answers yet, for the receiver whose public key is `public_key`.
+    pub fn new(public_key: PublicKey) -> Self {
+        Self {
+            public_key,
+            recorded: Recorded::default(),
+        }
+    }
+
+    /// Records that the holder computed `output` for `input`: `DH(skR, input)` for a peer
+    /// [`Suite::dh_peers`](super::Suite::dh_peers) listed, or the shared secret of the `enc`
+    /// `input`.
+    pub fn answer(&mut self, input: &[u8], output: &[u8]) {
+        self.recorded.record(input, output);
+    }
+
+    /// The receiver's public key.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public_key
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl SenderAnswers {
+    /// No answers yet, for the Auth sender whose static public key is `public_key`.
+    pub fn new(public_key: PublicKey) -> Self {
+        Self {
+            public_key,
+            recorded: Recorded::default(),
+        }
+    }
+
+    /// Records `DH(skS, pk_r)`, as the holder computed it, for messages to `pk_r`.
+    pub fn answer(&mut self, pk_r: &[u8], dh: &[u8]) {
+        self.recorded.record(pk_r, dh);
+    }
+
+    /// The sender's static public key.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public_key
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl fmt::Debug for Answers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Answers")
-            .field("role", &self.role)
             .field("public_key", &self.public_key)
-            .field("answers", &self.answers.len())
+            .field("answers", &self.recorded.0.len())
             .finish_non_exhaustive()
     }
 }
 
 #[cfg(feature = "alloc")]
-impl DhHolder for Answers {
-    type Error = NotAnswered;
-    fn public_key(&self) -> &PublicKey {
-        &self.public_key
-    }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
-        self.dh_as(self.role, peer, out)
-    }
-    fn dh_as(&self, role: DhRole, peer: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
-        if role != self.role {
-            return Err(NotAnswered);
-        }
-        self.look_up(peer, out)
+impl fmt::Debug for SenderAnswers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SenderAnswers")
+            .field("public_key", &self.public_key)
+            .field("answers", &self.recorded.0.len())
+            .finish_non_exhaustive()
     }
 }
 
+/// A receiver's answers as a receiver's key, in the forms the holders' keys take.
 #[cfg(feature = "alloc")]
-impl DecapHolder for Answers {
-    type Error = NotAnswered;
-    fn public_key(&self) -> &PublicKey {
-        &self.public_key
-    }
-    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), NotAnswered> {
-        if self.role != DhRole::Receiver {
-            return Err(NotAnswered);
+macro_rules! answers_as_receiver {
+    ($($wrapper:ident => $arg:ident, $err:expr;)*) => {$(
+        impl private::Sealed for $wrapper<&Answers> {}
+        impl PrivateKeyInput for $wrapper<&Answers> {
+            type Error = HeldKeyError<NotAnswered>;
+            fn with_key<T>(
+                &self,
+                f: impl FnOnce(SkArg<'_>) -> Result<T, Error>,
+            ) -> Result<T, Self::Error> {
+                let answers = self.0;
+                asking(
+                    |input, out| answers.recorded.look_up(input, out),
+                    $err,
+                    |ask| f(SkArg::$arg(&answers.public_key, ask)),
+                )
+            }
         }
-        self.look_up(enc, out)
+        impl HeldKey for $wrapper<&Answers> {
+            fn public_key(&self) -> &PublicKey {
+                &self.0.public_key
+            }
+            fn with_held_key(
+                &self,
+                f: &mut dyn FnMut(SkArg<'_>) -> Result<(), Error>,
+            ) -> Result<(), HeldKeyError<BoxedHolderError>> {
+                self.with_key(f).map_err(boxed)
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "alloc")]
+answers_as_receiver! {
+    ExternalDh => Dh, Error::Decap;
+    ExternalDecap => Decap, Error::Decap;
+}
+
+#[cfg(feature = "alloc")]
+impl private::Sealed for ExternalDh<&SenderAnswers> {}
+#[cfg(feature = "alloc")]
+impl SenderKeyInput for ExternalDh<&SenderAnswers> {
+    fn with_sender_key(
+        &self,
+        f: &mut dyn FnMut(SenderKeyArg<'_>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let answers = self.0;
+        let ask = |peer: &[u8], out: &mut [u8]| {
+            answers
+                .recorded
+                .look_up(peer, out)
+                .map_err(|_| Error::Encap)
+        };
+        f(SenderKeyArg::Dh(&answers.public_key, &ask))
     }
 }

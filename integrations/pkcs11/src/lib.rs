@@ -90,8 +90,8 @@ pub enum Error {
     /// No public key object of the pair's label and id matches its private key: a public key
     /// planted or swapped under the label, which this crate never hands out as the key's.
     PublicKeyMismatch,
-    /// A thread panicked while it held one of the key's sessions; that session is not used
-    /// again.
+    /// Every session of the key was left by a thread that panicked while it held it (a
+    /// session so left is skipped, not used again).
     Poisoned,
 }
 
@@ -345,13 +345,29 @@ impl Token {
         curve_of_kem(kem_id)?;
         let session = self.session()?;
         self.refuse_label_in_use(&session, label)?;
-        self.generate_pair(&session, kem_id, label, derive)
+        let key = self.generate_pair(&session, kem_id, label, derive)?;
+        self.alone(&session, key, label)
+    }
+
+    /// `key`, just made under `label`, if no other private key took the label meanwhile (PKCS#11
+    /// has no create-if-absent: two writers can both see it free); else the new pair is
+    /// destroyed again and the label is in use.
+    fn alone(&self, session: &Session, key: TokenKey, label: &str) -> Result<TokenKey, Error> {
+        match self.find(session, &Selector::Label(label)) {
+            Ok(_) => Ok(key),
+            Err(Error::Ambiguous) => {
+                let found = self.find(session, &Selector::Id(key.id()))?;
+                self.destroy_found(session, &found)?;
+                Err(Error::LabelInUse)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn refuse_label_in_use(&self, session: &Session, label: &str) -> Result<(), Error> {
         match self.find(session, &Selector::Label(label)) {
             Err(Error::NotFound) => Ok(()),
-            Ok(_) => Err(Error::LabelInUse),
+            Ok(_) | Err(Error::Ambiguous) => Err(Error::LabelInUse),
             Err(e) => Err(e),
         }
     }
@@ -447,7 +463,8 @@ impl Token {
                 return Err(e.into());
             }
         };
-        self.token_key(private, Some(public), id, curve, public_key)
+        let key = self.token_key(private, Some(public), id, curve, public_key)?;
+        self.alone(&session, key, label)
     }
 
     /// The key pair whose private key is labelled `label`.
@@ -486,7 +503,12 @@ impl Token {
 
     /// The one private key `selector` names, and what identifies its pair.
     fn find(&self, session: &Session, selector: &Selector<'_>) -> Result<Found, Error> {
-        let mut template = vec![Attribute::Class(ObjectClass::PRIVATE_KEY)];
+        // `CKA_PRIVATE`: a session without the PIN can create token objects, private keys of
+        // its own choosing among them, but only private ones with the PIN.
+        let mut template = vec![
+            Attribute::Class(ObjectClass::PRIVATE_KEY),
+            Attribute::Private(true),
+        ];
         template.push(match selector {
             Selector::Label(label) => Attribute::Label(label.as_bytes().to_vec()),
             Selector::Id(id) => Attribute::Id(id.to_vec()),
@@ -544,11 +566,20 @@ impl Token {
         session: &Session,
         found: &Found,
     ) -> Result<(Option<ObjectHandle>, PublicKey), Error> {
-        let candidates = session.find_objects(&[
-            Attribute::Class(ObjectClass::PUBLIC_KEY),
-            Attribute::Label(found.label.clone()),
-            Attribute::Id(found.id.clone()),
-        ])?;
+        // The pair's public objects made with the PIN first (this crate's are); only for a
+        // pair with none (made by another tool) those anyone could have written.
+        let template = |private| {
+            [
+                Attribute::Class(ObjectClass::PUBLIC_KEY),
+                Attribute::Private(private),
+                Attribute::Label(found.label.clone()),
+                Attribute::Id(found.id.clone()),
+            ]
+        };
+        let mut candidates = session.find_objects(&template(true))?;
+        if candidates.is_empty() {
+            candidates = session.find_objects(&template(false))?;
+        }
         if candidates.len() > MAX_CANDIDATES {
             return Err(Error::Ambiguous);
         }
@@ -649,6 +680,18 @@ impl Token {
     pub fn destroy_key(&self, label: &str) -> Result<(), Error> {
         let session = self.session()?;
         let found = self.find(&session, &Selector::Label(label))?;
+        self.destroy_found(&session, &found)
+    }
+
+    /// Destroys the key pair whose private key has the `CKA_ID` `id`, as [`Token::destroy_key`]
+    /// does: for a label that two writers left with two pairs, which [`Token::destroy_key`]
+    /// refuses as ambiguous.
+    ///
+    /// # Errors
+    /// As [`Token::destroy_key`].
+    pub fn destroy_key_by_id(&self, id: &[u8]) -> Result<(), Error> {
+        let session = self.session()?;
+        let found = self.find(&session, &Selector::Id(id))?;
         self.destroy_found(&session, &found)
     }
 
@@ -945,14 +988,18 @@ impl TokenKey {
     fn worker(&self) -> Result<MutexGuard<'_, Worker>, Error> {
         let workers = &self.0.workers;
         let start = self.0.next.fetch_add(1, Ordering::Relaxed);
+        let mut healthy = None;
         for i in 0..workers.len() {
-            match workers[(start + i) % workers.len()].try_lock() {
+            let worker = &workers[(start + i) % workers.len()];
+            match worker.try_lock() {
                 Ok(worker) => return Ok(worker),
-                Err(TryLockError::WouldBlock) => {}
-                Err(TryLockError::Poisoned(_)) => return Err(Error::Poisoned),
+                Err(TryLockError::WouldBlock) => healthy = healthy.or(Some(worker)),
+                // A session a panicking thread left is skipped, not used again.
+                Err(TryLockError::Poisoned(_)) => {}
             }
         }
-        workers[start % workers.len()]
+        healthy
+            .ok_or(Error::Poisoned)?
             .lock()
             .map_err(|_| Error::Poisoned)
     }

@@ -51,9 +51,14 @@ pub fn module() -> PathBuf {
     .expect("no SoftHSM2 module: install softhsm2 or set PKCS11_MODULE")
 }
 
-/// Whether this process runs with a token's configuration (`SOFTHSM2_CONF` is set).
+/// The variable [`run_with_token`] sets for the process it runs beside its token.
+const MARKER: &str = "TYPED_HPKE_SOFTHSM_DIR";
+
+/// Whether this process is the one [`run_with_token`] runs beside the token it made (a
+/// variable of this crate's says so, not `SOFTHSM2_CONF`, which a machine may set for its own
+/// tokens).
 pub fn in_token_process() -> bool {
-    std::env::var_os("SOFTHSM2_CONF").is_some()
+    std::env::var_os(MARKER).is_some()
 }
 
 /// A new directory under the system's temporary directory, made by this call (never one that
@@ -110,6 +115,7 @@ pub fn run_with_token(label: &str, pin: &str) -> ExitCode {
     let status = Command::new(std::env::current_exe().expect("this executable"))
         .args(std::env::args_os().skip(1))
         .env("SOFTHSM2_CONF", &conf)
+        .env(MARKER, &dir)
         .status()
         .expect("the run with the token");
     let _ = std::fs::remove_dir_all(&dir);

@@ -391,6 +391,38 @@ fn plant(label: &str, id: &[u8], point: &[u8]) {
     login(&session);
 }
 
+/// A whole P-256 pair under `label`, its private key `sk`, made by a session without the PIN
+/// (not `CKA_PRIVATE`: only the PIN's sessions make private objects).
+fn plant_pair(label: &str, sk: &suite::PrivateKey) {
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    let _ = session.logout();
+    let mut der = vec![0x04, 65];
+    der.extend_from_slice(sk.public_key().as_bytes());
+    let p256 = vec![0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+    for mut template in [
+        vec![
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::EcPoint(der),
+        ],
+        vec![
+            Attribute::Class(ObjectClass::PRIVATE_KEY),
+            Attribute::Derive(true),
+            Attribute::Value(sk.to_bytes().to_vec()),
+        ],
+    ] {
+        template.extend([
+            Attribute::KeyType(KeyType::EC),
+            Attribute::Token(true),
+            Attribute::Private(false),
+            Attribute::EcParams(p256.clone()),
+            Attribute::Label(label.as_bytes().to_vec()),
+        ]);
+        session.create_object(&template).unwrap();
+    }
+    login(&session);
+}
+
 fn login(session: &Session) {
     match session.login(UserType::User, Some(&AuthPin::new(PIN.into()))) {
         Ok(())
@@ -421,8 +453,12 @@ fn opens(key: &TokenKey) {
 /// without the PIN, before and after the key is generated, is never the key returned.
 fn planted_public_keys(token: &Token) {
     let suite = Suite::new(0x0010, 1, 3).unwrap();
-    let (_attacker_sk, attacker) = suite.generate_key_pair(&mut OsRng::default()).unwrap();
+    let (attacker_sk, attacker) = suite.generate_key_pair(&mut OsRng::default()).unwrap();
     let label = "planted";
+    // A whole pair planted without the PIN, its private key one the attacker knows: not the
+    // label's key, before the label is provisioned or after.
+    plant_pair(label, &attacker_sk);
+    assert!(matches!(token.key(label), Err(Error::NotFound)));
     // Before: under the label, with no id and with the id a careless tool would use.
     plant(label, b"", attacker.as_bytes());
     plant(label, b"\x01", attacker.as_bytes());
@@ -435,6 +471,7 @@ fn planted_public_keys(token: &Token) {
     opens(&found);
     // After: the same, and one more that copies nothing it cannot see.
     plant(label, b"", attacker.as_bytes());
+    plant_pair(label, &attacker_sk);
     let found = token.key(label).unwrap();
     assert_eq!(found.public_key(), key.public_key());
     let by_id = token.key_by_id(key.id()).unwrap();
@@ -450,7 +487,7 @@ fn planted_public_keys(token: &Token) {
         .unwrap();
     assert_eq!(
         left.len(),
-        3,
+        7,
         "destroy_key removed an object not of the pair"
     );
     for object in left {
@@ -534,13 +571,27 @@ fn label_used_twice(token: &Token) {
         token.replace_key(0x0010, label),
         Err(Error::Ambiguous)
     ));
-    // By its id the crate's own pair is still found.
+    assert!(matches!(
+        token.generate_key(0x0010, label),
+        Err(Error::LabelInUse)
+    ));
+    // By its id the crate's own pair is still found, and the other removed by its (empty) id.
     assert_eq!(
         token.key_by_id(second.id()).unwrap().public_key(),
         second.public_key()
     );
-    session.destroy_object(public).unwrap();
-    session.destroy_object(private).unwrap();
+    token.destroy_key_by_id(b"").unwrap();
+    assert!(
+        session
+            .get_attributes(private, &[cryptoki::object::AttributeType::Label])
+            .is_err()
+    );
+    assert!(
+        session
+            .get_attributes(public, &[cryptoki::object::AttributeType::Label])
+            .is_err()
+    );
+    assert_eq!(token.key(label).unwrap().public_key(), second.public_key());
     token.destroy_key(label).unwrap();
     assert!(matches!(token.key(label), Err(Error::NotFound)));
 }
