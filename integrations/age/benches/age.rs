@@ -113,20 +113,20 @@ fn main() {
             })
         }),
         ("wrap/p256tag".into(), {
-            let o = tag_id.to_public().clone();
+            let o = tag_id.to_public();
             Box::new(move || wrap(o, tag_theirs))
         }),
         ("unwrap/p256tag".into(), {
-            let header = stanzas(tag_id.to_public());
+            let header = stanzas(&tag_id.to_public());
             let o = tag_id.clone();
             Box::new(move || vec![(TYPED, unwrap_job(o, header))])
         }),
         ("wrap/mlkem768p256tag".into(), {
-            let o = tagpq_id.to_public().clone();
+            let o = tagpq_id.to_public();
             Box::new(move || wrap(o, tagpq_theirs))
         }),
         ("unwrap/mlkem768p256tag".into(), {
-            let header = stanzas(tagpq_id.to_public());
+            let header = stanzas(&tagpq_id.to_public());
             let o = tagpq_id.clone();
             Box::new(move || vec![(TYPED, unwrap_job(o, header))])
         }),

@@ -313,7 +313,10 @@ fn encrypt(opts: &Options) -> Result<(), Error> {
 
 fn decrypt(opts: &Options) -> Result<(), Error> {
     let identities = identities(&opts.identities)?;
-    let decryptor = age::Decryptor::new(age::armor::ArmoredReader::new(opts.input()?))?;
+    // `new_buffered`: the header is parsed once, in time linear in its size (`new` parses it
+    // again after every byte it reads).
+    let input = io::BufReader::new(opts.input()?);
+    let decryptor = age::Decryptor::new_buffered(age::armor::ArmoredReader::new(input))?;
     let mut reader = decryptor.decrypt(identities.iter().map(|i| i.as_ref() as _))?;
     let mut out = opts.output()?;
     io::copy(&mut reader, &mut out)?;

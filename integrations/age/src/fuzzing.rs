@@ -1,5 +1,6 @@
-//! The fuzz target's body (`fuzz/fuzz_targets/stanzas.rs`), here so that `tests/fuzz_corpus.rs`
-//! replays the kept corpus through the same code in the ordinary test build. Not API.
+//! The fuzz targets' bodies (`fuzz/fuzz_targets/stanzas.rs`, `fuzz/fuzz_targets/recipients.rs`),
+//! here so that `tests/fuzz_corpus.rs` replays the kept corpora through the same code in the
+//! ordinary test build. Not API.
 
 use age::Identity as _;
 use age_core::format::Stanza;
@@ -101,7 +102,7 @@ fn stanza(data: &[u8]) {
 
 fn header(data: &[u8]) {
     let k = keys();
-    let Ok(decryptor) = age::Decryptor::new(data) else {
+    let Ok(decryptor) = age::Decryptor::new_buffered(data) else {
         return;
     };
     let ids: [&dyn age::Identity; 3] = [&k.pq, &k.tag, &k.tagpq];
@@ -109,4 +110,82 @@ fn header(data: &[u8]) {
         let mut sink = Vec::new();
         let _ = std::io::Read::read_to_end(&mut reader, &mut sink);
     }
+}
+
+/// Recipients from `data`, then a file encrypted to each; panics only on a broken property,
+/// "an error or a file that opens, never a panic":
+/// - a recipient string (`age1pq1…`, `age1tag1…`, `age1tagpq1…`) that parses is one a file
+///   can be encrypted to (parsing refuses what cannot be encapsulated to);
+/// - an X-Wing public key from raw bytes, given to `from_public_key` unchecked, encrypts or
+///   fails with the `age` crate's error, and encrypts exactly when its string parses;
+/// - the recipient of an identity derived from the bytes gets a file that its identity opens.
+pub fn recipients(data: &[u8]) {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    match mode % 3 {
+        0 => {
+            let Ok(s) = std::str::from_utf8(rest) else {
+                return;
+            };
+            if let Ok(r) = s.parse::<pq::Recipient>() {
+                assert!(encrypt_to(&r).is_ok(), "a parsed age1pq1 recipient refused");
+            }
+            if let Ok(r) = s.parse::<P256TagRecipient>() {
+                assert!(
+                    encrypt_to(&r).is_ok(),
+                    "a parsed age1tag1 recipient refused"
+                );
+            }
+            if let Ok(r) = s.parse::<MlKem768P256TagRecipient>() {
+                assert!(
+                    encrypt_to(&r).is_ok(),
+                    "a parsed age1tagpq1 recipient refused"
+                );
+            }
+        }
+        1 => {
+            // The bytes laid over a valid key, so the ML-KEM half mostly passes and the X25519
+            // half is what varies.
+            let mut pk = keys().pq.to_public().public_key().as_bytes().to_vec();
+            let start = pk.len().saturating_sub(rest.len());
+            for (b, &r) in pk[start..].iter_mut().zip(rest) {
+                *b = r;
+            }
+            let Ok(pk) = typed_hpke::PublicKey::<XWing>::from_bytes(&pk) else {
+                return;
+            };
+            let r = pq::Recipient::from_public_key(pk);
+            let encrypted = encrypt_to(&r).is_ok();
+            let parses = r.to_string().parse::<pq::Recipient>().is_ok();
+            assert_eq!(
+                encrypted, parses,
+                "encrypting and parsing disagree on {r:?}"
+            );
+        }
+        _ => {
+            let id = pq::Identity::from_private_key(match XWing::derive_key_pair(rest) {
+                Ok((sk, _)) => sk,
+                Err(_) => return,
+            });
+            let file = encrypt_to(&id.to_public()).expect("a derived recipient refused");
+            let decryptor = age::Decryptor::new_buffered(&file[..]).expect("our own header");
+            let mut reader = decryptor
+                .decrypt(std::iter::once(&id as &dyn age::Identity))
+                .expect("a file to this identity");
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut reader, &mut out).expect("the payload");
+            assert_eq!(out, b"fuzz");
+        }
+    }
+}
+
+/// A short file encrypted to `r` alone.
+fn encrypt_to(r: &dyn age::Recipient) -> Result<Vec<u8>, age::EncryptError> {
+    let encryptor = age::Encryptor::with_recipients(std::iter::once(r))?;
+    let mut file = Vec::new();
+    let mut writer = encryptor.wrap_output(&mut file)?;
+    std::io::Write::write_all(&mut writer, b"fuzz")?;
+    writer.finish()?;
+    Ok(file)
 }

@@ -31,7 +31,7 @@
 //! writer.write_all(b"hello")?;
 //! writer.finish()?;
 //!
-//! let decryptor = age::Decryptor::new(&file[..])?;
+//! let decryptor = age::Decryptor::new_buffered(&file[..])?;
 //! let mut reader = decryptor.decrypt(std::iter::once(&identity as _))?;
 //! let mut out = vec![];
 //! reader.read_to_end(&mut out)?;
@@ -57,10 +57,13 @@
 //! [`age::DecryptError::InvalidHeader`]; a stanza that decapsulates but does not open is not
 //! this identity's, and the search goes on to the next one.
 //!
-//! An identity tries at most [`MAX_STANZAS`] stanzas of its type in one header and refuses a
-//! header with more before it tries any; a Bech32 string longer than 2,100 characters is
-//! refused before its checksum is computed. The header as a whole is parsed by the `age`
-//! crate.
+//! An identity tries at most [`MAX_STANZAS`] stanzas in one header (of its type; for a tagged
+//! identity, of its type and tag) and refuses a header with more before it tries any; a tagged
+//! identity reads at most [`MAX_TAGGED_STANZAS`] stanzas of its type. A Bech32 string longer
+//! than 2,100 characters is refused before its checksum is computed. The header as a whole is
+//! parsed by the `age` crate: open files with [`age::Decryptor::new_buffered`], whose parse is
+//! linear in the header; [`age::Decryptor::new`] parses it again after every byte it reads,
+//! quadratic in the header (README, "What is checked, and the limits").
 //!
 //! Secrets are wiped: the private keys (typed-hpke's), the file key (age's), the decoded
 //! identity bytes and the printed identity string. `Debug` shows public keys only.
@@ -82,12 +85,21 @@ use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::{DecapKey, HeldKeyError, Kem};
 use typed_hpke::{EncappedKey, Hpke, PublicKey};
 
+/// The typed-hpke this crate is built on, with the features it enables: for building keys
+/// (`typed_hpke::PrivateKey::from_bytes`, a token's holder) without naming the crate again.
+pub use typed_hpke;
 pub use typed_hpke::OsRng;
 
-/// The most stanzas of its own type an identity tries in one header. Each is a decapsulation
-/// (for a key in a token, a call to the token), so a header with more is refused, before any
-/// is tried, with [`age::DecryptError::InvalidHeader`].
+/// The most stanzas an identity tries in one header: of its type for `mlkem768x25519`, of its
+/// type and tag for the tagged types. Each is a decapsulation (for a key in a token, a call to
+/// the token), so a header with more is refused, before any is tried, with
+/// [`age::DecryptError::InvalidHeader`].
 pub const MAX_STANZAS: usize = 256;
+
+/// The most stanzas of its type a tagged identity reads in one header, whatever their tags:
+/// each costs a base64 decoding and one HKDF-Extract (its tag), no key work. A header with more
+/// is refused before any is read. A file to this many hardware keys opens with each of them.
+pub const MAX_TAGGED_STANZAS: usize = 4096;
 
 /// The length of a sealed file key: the 16-byte key and ChaCha20-Poly1305's 16-byte tag.
 const BODY_LEN: usize = FILE_KEY_BYTES + 16;
@@ -118,8 +130,14 @@ impl<E: std::error::Error + Send + Sync + 'static> KeyError for HeldKeyError<E> 
 /// The HPKE suite of all three types: `kem`, HKDF-SHA256, ChaCha20-Poly1305.
 type Suite<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
 
-/// `SealBase(pkR, info, "", file_key)`: `enc` and the 32-byte body.
-fn seal<K: Kem>(pk: &PublicKey<K>, info: &[u8], file_key: &FileKey) -> (EncappedKey<K>, Vec<u8>) {
+/// `SealBase(pkR, info, "", file_key)`: `enc` and the 32-byte body. A public key typed-hpke
+/// cannot encapsulate to (an X25519 share of low order in an X-Wing key made with
+/// `from_public_key`; parsing refuses such keys) is the `age` crate's error, never a panic.
+fn seal<K: Kem>(
+    pk: &PublicKey<K>,
+    info: &[u8],
+    file_key: &FileKey,
+) -> Result<(EncappedKey<K>, Vec<u8>), age::EncryptError> {
     use age_core::secrecy::ExposeSecret as _;
     Suite::<K>::seal_base(
         &mut OsRng::default(),
@@ -128,7 +146,20 @@ fn seal<K: Kem>(pk: &PublicKey<K>, info: &[u8], file_key: &FileKey) -> (Encapped
         b"",
         file_key.expose_secret(),
     )
-    .expect("SealBase to a validated public key fails with negligible probability only")
+    .map_err(|e| {
+        age::EncryptError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("the recipient's public key cannot be encrypted to: {e}"),
+        ))
+    })
+}
+
+/// Whether `pk` can be encapsulated to: one trial `Encap` (RFC 9180 §4, draft-ietf-hpke-pq
+/// §3), which refuses what `DeserializePublicKey` lets through for X25519, a point of low order
+/// (the all-zero shared secret of RFC 9180 §7.1.4, the check Go's age makes on `age1pq1…`
+/// recipients).
+fn can_encapsulate<K: Kem>(pk: &PublicKey<K>) -> bool {
+    Suite::<K>::setup_sender_base(&mut OsRng::default(), pk, b"").is_ok()
 }
 
 /// `OpenBase(enc, skR, info, "", body)` for a stanza already checked for form, `enc` of the

@@ -37,7 +37,9 @@ const SEED_LEN: usize = 32;
 
 /// An `age1pq1…` recipient: an X-Wing public key. Parsing validates it as HPKE's
 /// `DeserializePublicKey` does, the ML-KEM half included (FIPS 203 §7.2's modulus check: a key
-/// with an unreduced coefficient is refused).
+/// with an unreduced coefficient is refused), and refuses an X25519 half of low order (one
+/// trial encapsulation). A key given to [`Recipient::from_public_key`] is not checked; wrapping
+/// a file key to one that cannot be encapsulated to is [`age::EncryptError::Io`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct Recipient(PublicKey<XWing>);
 
@@ -58,9 +60,13 @@ impl FromStr for Recipient {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bytes = bech32_decode(s, RECIPIENT_HRP, PK_LEN)?;
-        PublicKey::from_bytes(&bytes)
-            .map(Self)
-            .map_err(|_| "invalid X-Wing public key")
+        let pk = PublicKey::from_bytes(&bytes).map_err(|_| "invalid X-Wing public key")?;
+        // The X25519 half is not validated by `DeserializePublicKey`: one of low order gives
+        // an all-zero share, and is refused here, as Go's age refuses it.
+        if !crate::can_encapsulate(&pk) {
+            return Err("invalid X-Wing public key: X25519 share of low order");
+        }
+        Ok(Self(pk))
     }
 }
 
@@ -81,7 +87,7 @@ impl age::Recipient for Recipient {
         &self,
         file_key: &FileKey,
     ) -> Result<(Vec<Stanza>, HashSet<String>), EncryptError> {
-        let (enc, body) = crate::seal(&self.0, INFO, file_key);
+        let (enc, body) = crate::seal(&self.0, INFO, file_key)?;
         Ok((
             vec![Stanza {
                 tag: STANZA_TYPE.to_owned(),

@@ -61,19 +61,9 @@ fn to_char(v: u32, upper: bool) -> u8 {
     c as u8
 }
 
-/// The value of the character `c` and whether it is in the alphabet (either case): the
-/// alphabet is scanned whole.
-fn from_char(c: u8) -> (u32, Choice, Choice, Choice) {
-    let lower = u32::from(c | 0x20);
-    let mut v = 0u32;
-    let mut found = Choice::from(0);
-    for (i, &ch) in CHARSET.iter().enumerate() {
-        let hit = lower.ct_eq(&u32::from(ch));
-        v |= mask(hit) & i as u32;
-        found |= hit;
-    }
-    // An upper-case letter is 0x41..=0x5a; a lower-case one 0x61..=0x7a (only letters of the
-    // alphabet reach here as valid; '0'-'9' have neither).
+/// Whether `c` is an ASCII upper-case letter (0x41..=0x5a) and whether a lower-case one
+/// (0x61..=0x7a), without a branch.
+fn letter_case(c: u8) -> (Choice, Choice) {
     let c = u32::from(c);
     let is_upper = Choice::from(
         (((c.wrapping_sub(0x41)) >> 31 ^ 1) & ((0x5au32.wrapping_sub(c)) >> 31 ^ 1)) as u8,
@@ -81,6 +71,22 @@ fn from_char(c: u8) -> (u32, Choice, Choice, Choice) {
     let is_lower = Choice::from(
         (((c.wrapping_sub(0x61)) >> 31 ^ 1) & ((0x7au32.wrapping_sub(c)) >> 31 ^ 1)) as u8,
     );
+    (is_upper, is_lower)
+}
+
+/// The value of the character `c` and whether it is in the alphabet (either case): the
+/// alphabet is scanned whole. Only a letter is folded to lower case; every other byte must be
+/// the alphabet's own (BIP 173: 0x10-0x19 are not the digits, CR is not '-').
+fn from_char(c: u8) -> (u32, Choice, Choice, Choice) {
+    let (is_upper, is_lower) = letter_case(c);
+    let lower = u32::from(c) | (mask(is_upper) & 0x20);
+    let mut v = 0u32;
+    let mut found = Choice::from(0);
+    for (i, &ch) in CHARSET.iter().enumerate() {
+        let hit = lower.ct_eq(&u32::from(ch));
+        v |= mask(hit) & i as u32;
+        found |= hit;
+    }
     (v, found, is_upper, is_lower)
 }
 
@@ -166,11 +172,14 @@ pub(crate) fn decode(s: &str, hrp: &str, n: usize) -> Result<Zeroizing<Vec<u8>>,
     let mut ok = Choice::from(1);
     let (mut any_upper, mut any_lower) = (Choice::from(0), Choice::from(0));
     for (&c, &h) in prefix.iter().zip(hrp_lower.as_bytes()) {
-        ok &= (c | 0x20).ct_eq(&h);
-        // Only letters of the prefix (not its digits or '-') carry a case.
+        // Only letters of the prefix (not its digits or '-') carry a case: a letter matches in
+        // either case, anything else only as itself.
         let letter = Choice::from(u8::from(h.is_ascii_lowercase()));
-        any_upper |= letter & c.ct_eq(&(h ^ 0x20));
-        any_lower |= letter & c.ct_eq(&h);
+        let as_upper = letter & c.ct_eq(&(h ^ 0x20));
+        let as_lower = c.ct_eq(&h);
+        ok &= as_upper | as_lower;
+        any_upper |= as_upper;
+        any_lower |= letter & as_lower;
     }
     ok &= rest[0].ct_eq(&b'1');
     let mut values = Zeroizing::new(Vec::with_capacity(chars + 6));
@@ -297,5 +306,63 @@ mod tests {
         }
         assert!(reference_ok(&s));
         assert!(decode(&s, "age-secret-key-pq-", 32).is_err());
+    }
+
+    /// BIP 173's characters exactly: at every kind of position (a letter and a '-' of the
+    /// prefix, the separator, a data character that is a letter and one that is a digit, a
+    /// checksum character), in both cases, every byte value other than the one there is
+    /// refused, as the `bech32` crate refuses it. (A byte of 0x80 or above cannot stand alone
+    /// in a `&str`; as part of a UTF-8 character it changes the length, refused first.) The
+    /// decoder used to fold every byte with `| 0x20`, so 0x10-0x19 read as '0'-'9' and CR as
+    /// '-': one key, many strings.
+    #[test]
+    fn exactly_bip173s_characters() {
+        const HRP: &str = "age-secret-key-pq-";
+        // Data whose encoding has digits and letters in its data part.
+        let data: Vec<u8> = (0u8..32).map(|i| i.wrapping_mul(151) ^ 0x5a).collect();
+        let lower = reference_encode(HRP, &data);
+        let data_part = &lower[HRP.len() + 1..lower.len() - 6];
+        assert!(data_part.bytes().any(|c| c.is_ascii_digit()));
+        assert!(data_part.bytes().any(|c| c.is_ascii_lowercase()));
+        for good in [lower.clone(), lower.to_uppercase()] {
+            let hrp = &good[..HRP.len()];
+            assert_eq!(&decode(&good, hrp, 32).unwrap()[..], &data[..]);
+            let sep = HRP.len();
+            let digit = sep + 1 + data_part.bytes().position(|c| c.is_ascii_digit()).unwrap();
+            let letter = sep
+                + 1
+                + data_part
+                    .bytes()
+                    .position(|c| c.is_ascii_lowercase())
+                    .unwrap();
+            let positions = [
+                ("prefix letter", 0),
+                ("prefix '-'", 3),
+                ("separator", sep),
+                ("data letter", letter),
+                ("data digit", digit),
+                ("checksum", good.len() - 1),
+            ];
+            for (kind, i) in positions {
+                for b in 0u8..0x80 {
+                    if b == good.as_bytes()[i] {
+                        continue;
+                    }
+                    let mut bad = good.clone().into_bytes();
+                    bad[i] = b;
+                    let bad = String::from_utf8(bad).unwrap();
+                    assert!(
+                        decode(&bad, hrp, 32).is_err(),
+                        "{kind}: byte {b:#04x} accepted"
+                    );
+                    let theirs =
+                        reference_ok(&bad) && bad.to_lowercase().starts_with(&lower[..=sep]);
+                    assert!(
+                        !theirs,
+                        "{kind}: byte {b:#04x}: the bech32 crate accepts it"
+                    );
+                }
+            }
+        }
     }
 }

@@ -221,7 +221,7 @@ impl<K: TagKem> age::Recipient for TagRecipient<K> {
         &self,
         file_key: &FileKey,
     ) -> Result<(Vec<Stanza>, HashSet<String>), EncryptError> {
-        let (enc, body) = crate::seal(&self.pk, K::SALT.as_bytes(), file_key);
+        let (enc, body) = crate::seal(&self.pk, K::SALT.as_bytes(), file_key)?;
         let tag = self.tag(enc.as_bytes());
         let labels = if K::POSTQUANTUM {
             crate::pq::postquantum()
@@ -269,6 +269,34 @@ impl<K: TagKem> TagIdentity<K, PrivateKey<K>> {
         let recipient = TagRecipient::from_public_key(sk.public_key());
         Self { key: sk, recipient }
     }
+
+    /// The private key's bytes (HPKE's `SerializePrivateKey`: the P-256 scalar, or the
+    /// MLKEM768-P256 seed), wiped on drop: what [`TagIdentity::from_bytes`] takes back.
+    ///
+    /// ```
+    /// use typed_hpke_age::tag::{MlKem768P256TagIdentity, P256TagIdentity};
+    ///
+    /// let identity = P256TagIdentity::generate();
+    /// let stored = identity.to_bytes(); // keep it secret
+    /// let again = P256TagIdentity::from_bytes(&stored)?;
+    /// assert_eq!(again.to_public(), identity.to_public());
+    ///
+    /// let pq = MlKem768P256TagIdentity::generate();
+    /// let again = MlKem768P256TagIdentity::from_bytes(&pq.to_bytes())?;
+    /// assert_eq!(again.to_public(), pq.to_public());
+    /// # Ok::<(), typed_hpke_age::typed_hpke::Error>(())
+    /// ```
+    pub fn to_bytes(&self) -> zeroize::Zeroizing<Vec<u8>> {
+        zeroize::Zeroizing::new(self.key.to_bytes().to_vec())
+    }
+
+    /// The identity of a private key's bytes ([`TagIdentity::to_bytes`]).
+    ///
+    /// # Errors
+    /// typed-hpke's, for bytes that are not a private key of `K`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, typed_hpke::Error> {
+        PrivateKey::from_bytes(bytes).map(Self::from_private_key)
+    }
 }
 
 impl<H: DhHolder<DhKemP256HkdfSha256>> TagIdentity<DhKemP256HkdfSha256, ExternalDh<H>> {
@@ -306,8 +334,25 @@ impl<H: DhHolder<DhKemP256HkdfSha256>> TagIdentity<MlKem768P256, SplitHybrid<MlK
 }
 
 impl<K: TagKem, S> TagIdentity<K, S> {
-    /// The recipient this identity answers for.
-    pub fn to_public(&self) -> &TagRecipient<K> {
+    /// The recipient this identity answers for, by value as [`crate::pq::Identity::to_public`]
+    /// gives it (a `TagRecipient` is an [`age::Recipient`]; `&TagRecipient` goes where a
+    /// `&dyn age::Recipient` does).
+    ///
+    /// ```
+    /// use typed_hpke_age::tag::P256TagIdentity;
+    ///
+    /// let identity = P256TagIdentity::generate();
+    /// let recipient = identity.to_public();
+    /// let encryptor = age::Encryptor::with_recipients(std::iter::once(&recipient as _))?;
+    /// # let _ = encryptor;
+    /// # Ok::<(), age::EncryptError>(())
+    /// ```
+    pub fn to_public(&self) -> TagRecipient<K> {
+        self.recipient.clone()
+    }
+
+    /// The recipient this identity answers for, borrowed.
+    pub fn recipient(&self) -> &TagRecipient<K> {
         &self.recipient
     }
 
@@ -371,7 +416,34 @@ where
         self.unwrap(stanza)
     }
 
+    /// Two bounds, each on what it costs: at most [`crate::MAX_TAGGED_STANZAS`] stanzas of the
+    /// type are read (a base64 decoding and one HKDF-Extract each, for the tag), and at most
+    /// [`crate::MAX_STANZAS`] of them may carry this recipient's tag (each a decapsulation: a
+    /// token call). A header over either is refused before any key is asked. Another
+    /// recipient's stanza costs no key work, so a file to many recipients opens.
     fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Option<Result<FileKey, DecryptError>> {
-        crate::unwrap_all(stanzas, K::STANZA_TYPE, |s| self.unwrap(s))
+        let own: Vec<&Stanza> = stanzas.iter().filter(|s| s.tag == K::STANZA_TYPE).collect();
+        if own.len() > crate::MAX_TAGGED_STANZAS {
+            return Some(Err(DecryptError::InvalidHeader));
+        }
+        let ours = own.iter().filter(|s| self.tag_is_ours(s)).count();
+        if ours > crate::MAX_STANZAS {
+            return Some(Err(DecryptError::InvalidHeader));
+        }
+        own.into_iter().find_map(|s| self.unwrap(s))
+    }
+}
+
+impl<K: TagKem, S> TagIdentity<K, S> {
+    /// Whether a stanza of the type is well formed enough to carry a tag and carries this
+    /// recipient's.
+    fn tag_is_ours(&self, stanza: &Stanza) -> bool {
+        let [tag, enc] = &stanza.args[..] else {
+            return false;
+        };
+        match (base64_exact(tag, 4), base64_exact(enc, K::ENC_LEN)) {
+            (Some(tag), Some(enc)) => tag[..] == self.recipient.tag(&enc),
+            _ => false,
+        }
     }
 }

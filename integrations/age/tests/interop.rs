@@ -19,7 +19,7 @@ use typed_hpke_age::tag::{
     MlKem768P256TagIdentity, MlKem768P256TagRecipient, P256TagIdentity, P256TagRecipient,
     TagIdentity, TagKem, TagRecipient,
 };
-use typed_hpke_age::{MAX_STANZAS, pq};
+use typed_hpke_age::{MAX_STANZAS, MAX_TAGGED_STANZAS, pq};
 
 /// 64 KiB, age's payload chunk.
 const CHUNK: usize = 64 * 1024;
@@ -63,12 +63,12 @@ fn mixed_recipients_round_trip() {
     let tagpq_id = MlKem768P256TagIdentity::generate();
     let pq_only: [&dyn age::Recipient; 3] = [
         &pq_id.to_public(),
-        tagpq_id.to_public(),
+        &tagpq_id.to_public(),
         &pq::Identity::generate().to_public(),
     ];
     let p256_id = P256TagIdentity::generate();
     let x25519_id = age::x25519::Identity::generate();
-    let classical: [&dyn age::Recipient; 2] = [p256_id.to_public(), &x25519_id.to_public()];
+    let classical: [&dyn age::Recipient; 2] = [&p256_id.to_public(), &x25519_id.to_public()];
     for len in [0, 1, CHUNK, CHUNK + 1, 3 * CHUNK + 17] {
         let pt = plaintext(len);
         for armor in [false, true] {
@@ -97,8 +97,8 @@ fn mixed_recipients_round_trip() {
 #[test]
 fn post_quantum_recipients_do_not_mix_with_classical_ones() {
     let pq = pq::Identity::generate().to_public();
-    let tagpq = MlKem768P256TagIdentity::generate().to_public().clone();
-    let tag = P256TagIdentity::generate().to_public().clone();
+    let tagpq = MlKem768P256TagIdentity::generate().to_public();
+    let tag = P256TagIdentity::generate().to_public();
     let x25519 = age::x25519::Identity::generate().to_public();
     for pair in [
         [&pq as &dyn age::Recipient, &x25519],
@@ -250,18 +250,42 @@ fn tagged_checks<K: TagKem>() {
     assert!(identity.unwrap_stanza(&s).is_none());
     assert_eq!(asked(), 2);
 
-    // The count bound: MAX_STANZAS of the type are tried, one more refuses the header before
-    // any is.
-    let mut stanzas: Vec<Stanza> = (0..MAX_STANZAS - 1).map(|_| other.clone_stanza()).collect();
+    // The key-work bound counts the stanzas of this tag: a file to 257 recipients, one of
+    // them this one (a team file to 257 hardware keys), opens with one key asked, as Go's age
+    // opens it. It used to count every stanza of the type and refuse the file.
+    let mut stanzas: Vec<Stanza> = (0..MAX_STANZAS).map(|_| other.clone_stanza()).collect();
     stanzas.push(wrap(&recipient));
     assert!(matches!(identity.unwrap_stanzas(&stanzas), Some(Ok(_))));
     assert_eq!(asked(), 3);
+    // MAX_STANZAS of this tag are tried; one more refuses the header before any is.
+    let mut dud = wrap(&recipient);
+    dud.body[0] ^= 1;
+    let mut stanzas: Vec<Stanza> = (0..MAX_STANZAS - 1).map(|_| dud.clone_stanza()).collect();
+    stanzas.push(wrap(&recipient));
+    assert!(matches!(identity.unwrap_stanzas(&stanzas), Some(Ok(_))));
+    assert_eq!(asked(), 3 + MAX_STANZAS);
+    stanzas.insert(0, dud.clone_stanza());
+    assert!(matches!(
+        identity.unwrap_stanzas(&stanzas),
+        Some(Err(DecryptError::InvalidHeader))
+    ));
+    assert_eq!(
+        asked(),
+        3 + MAX_STANZAS,
+        "the bound was checked after a key was asked"
+    );
+    // The parse bound: MAX_TAGGED_STANZAS of the type are read, one more refuses the header.
+    let mut stanzas: Vec<Stanza> = (0..MAX_TAGGED_STANZAS - 1)
+        .map(|_| other.clone_stanza())
+        .collect();
+    stanzas.push(wrap(&recipient));
+    assert!(matches!(identity.unwrap_stanzas(&stanzas), Some(Ok(_))));
     stanzas.insert(0, other.clone_stanza());
     assert!(matches!(
         identity.unwrap_stanzas(&stanzas),
         Some(Err(DecryptError::InvalidHeader))
     ));
-    assert_eq!(asked(), 3, "the bound was checked after a key was asked");
+    assert_eq!(asked(), 4 + MAX_STANZAS);
 }
 
 const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -380,5 +404,78 @@ fn debug_shows_public_keys_only() {
     let shown = format!("{tag:?}");
     assert!(shown.contains(&tag.to_public().to_string()) && !shown.contains(&sk));
     let r: P256TagRecipient = tag.to_public().to_string().parse().unwrap();
-    assert_eq!(&r, tag.to_public());
+    assert_eq!(r, tag.to_public());
+}
+
+/// An `age1pq1…` recipient whose X25519 half is of low order (u = 0, 1, the two points of
+/// order 8, p-1, p, p+1, and 0 and 1 with the ignored top bit set): refused when parsed, as Go's
+/// age refuses it ("low order point"), and, given unchecked to `from_public_key`, refused by
+/// the `age` crate's error when a file is encrypted to it. Encrypting to such a string used to
+/// panic (`expect` on typed-hpke's `Encap` error).
+#[test]
+fn low_order_age1pq1_recipients_are_refused() {
+    use typed_hpke::kem::XWing;
+    let p: [u8; 32] = {
+        let mut p = [0xffu8; 32];
+        p[0] = 0xed;
+        p[31] = 0x7f;
+        p
+    };
+    let plus = |mut x: [u8; 32], d: i16| {
+        let v = i16::from(x[0]) + d;
+        x[0] = v as u8;
+        x
+    };
+    let le = |hex: &str| -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+        }
+        out
+    };
+    let mut zero_top = [0u8; 32];
+    zero_top[31] = 0x80;
+    let mut one_top = zero_top;
+    one_top[0] = 1;
+    let low_order: [[u8; 32]; 9] = [
+        [0; 32],
+        {
+            let mut one = [0u8; 32];
+            one[0] = 1;
+            one
+        },
+        le("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
+        le("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"),
+        plus(p, -1),
+        p,
+        plus(p, 1),
+        zero_top,
+        one_top,
+    ];
+    let good = pq::Identity::generate().to_public();
+    let good_bytes = good.public_key().as_bytes().to_vec();
+    let hrp = bech32::Hrp::parse("age1pq").unwrap();
+    for u in low_order {
+        let mut bytes = good_bytes.clone();
+        let n = bytes.len();
+        bytes[n - 32..].copy_from_slice(&u);
+        let s = age_core::primitives::bech32_encode(hrp, &bytes);
+        assert_eq!(
+            s.parse::<pq::Recipient>().unwrap_err(),
+            "invalid X-Wing public key: X25519 share of low order",
+            "{u:02x?}"
+        );
+        let unchecked = pq::Recipient::from_public_key(
+            typed_hpke::PublicKey::<XWing>::from_bytes(&bytes).unwrap(),
+        );
+        let file_key = FileKey::new(Box::new([9; 16]));
+        match age::Recipient::wrap_file_key(&unchecked, &file_key) {
+            Err(age::EncryptError::Io(e)) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput)
+            }
+            other => panic!("{u:02x?}: {:?}", other.map(|_| ())),
+        }
+    }
+    // The valid key's own string still parses and takes a file.
+    assert_eq!(good.to_string().parse::<pq::Recipient>().unwrap(), good);
 }

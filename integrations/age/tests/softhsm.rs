@@ -64,10 +64,10 @@ fn opens_files(token: &Token, key_label: &str) {
     let x25519 = age::x25519::Identity::generate().to_public();
     let file = encrypt(
         &[
-            others[0].to_public(),
+            &others[0].to_public(),
             &x25519,
-            identity.to_public(),
-            others[1].to_public(),
+            &identity.to_public(),
+            &others[1].to_public(),
         ],
         &pt,
         true,
@@ -76,7 +76,7 @@ fn opens_files(token: &Token, key_label: &str) {
     // One DH per file: the other stanzas' tags kept them from the token.
     assert_eq!(counted.asked.load(std::sync::atomic::Ordering::Relaxed), 2);
     // Not addressed to the token: never asked.
-    let file = encrypt(&[others[0].to_public()], &pt, false);
+    let file = encrypt(&[&others[0].to_public()], &pt, false);
     assert!(matches!(
         decrypt(&file, &identity),
         Err(DecryptError::NoMatchingKeys)
@@ -125,7 +125,7 @@ fn main() -> ExitCode {
     let file = encrypt(&[&theirs], &pt, true);
     assert_eq!(decrypt(&file, &identity).unwrap(), pt);
     let other = MlKem768P256TagIdentity::generate();
-    let file = encrypt(&[other.to_public(), identity.to_public()], &pt, false);
+    let file = encrypt(&[&other.to_public(), &identity.to_public()], &pt, false);
     assert_eq!(decrypt(&file, &identity).unwrap(), pt);
     assert_eq!(counted.asked.load(std::sync::atomic::Ordering::Relaxed), 2);
     println!("ok: mlkem768p256tag with its P-256 half in the token");
@@ -133,7 +133,7 @@ fn main() -> ExitCode {
     // The key destroyed under the identity: the token's error, kept as the source.
     let key = token.key("imported").unwrap();
     let identity = TagIdentity::held_dh(key.typed::<DhKemP256HkdfSha256>().unwrap());
-    let file = encrypt(&[identity.to_public()], b"x", false);
+    let file = encrypt(&[&identity.to_public()], b"x", false);
     token.destroy_key("imported").unwrap();
     match decrypt(&file, &identity) {
         Err(DecryptError::Io(e)) => {
