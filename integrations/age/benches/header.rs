@@ -58,11 +58,15 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn main() {
     let quick = std::env::var_os("AGE_QUICK").is_some();
-    let (n_pq, n_tag) = if quick {
+    let (n_pq, mut n_tag) = if quick {
         (8, 64)
     } else {
         (MAX_STANZAS, MAX_TAGGED_STANZAS)
     };
+    // `AGE_HEADER_TAGS=N`: another count of tagged stanzas, to see how the time grows.
+    if let Some(n) = std::env::var("AGE_HEADER_TAGS").ok().and_then(|n| n.parse().ok()) {
+        n_tag = n;
+    }
     println!("| header | bytes | `new_buffered` | `new` | `new` / `new_buffered` |");
     println!("|---|---|---|---|---|");
 
