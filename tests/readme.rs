@@ -192,3 +192,30 @@ fn versions_are_the_manifests() {
         .expect("rand_core in Cargo.toml");
     assert!(README.contains(&format!("`rand_core` {rand_core} `CryptoRng`")));
 }
+
+/// The README's first screen gives the two commands a newcomer types on a fresh clone, and
+/// `.ci/run` runs exactly those lines, read from the README: one source for both.
+#[test]
+fn the_readmes_commands_are_what_ci_runs() {
+    const CI: &str = include_str!("../.ci/run");
+    const CONTRIBUTING: &str = include_str!("../CONTRIBUTING.md");
+    let lines: Vec<&str> = README.lines().collect();
+    let marker = lines
+        .iter()
+        .position(|l| *l == "<!-- readme-commands -->")
+        .expect("the README's commands block");
+    assert!(marker < 20, "the commands are not on the README's first screen");
+    assert_eq!(lines[marker + 1], "```sh");
+    let end = marker + 2 + lines[marker + 2..].iter().position(|l| *l == "```").unwrap();
+    let commands = &lines[marker + 2..end];
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(commands[0].starts_with("cargo run ") && commands[0].contains("--example"));
+    assert!(commands[1].starts_with("cargo test"));
+    // CI reads them from the README, and states none of its own.
+    assert!(CI.contains("/^<!-- readme-commands -->$/"));
+    for command in commands {
+        let args = command.strip_prefix("cargo ").unwrap();
+        assert!(!CI.contains(args), ".ci/run states `{command}` itself");
+        assert!(CONTRIBUTING.contains(command), "CONTRIBUTING.md lacks `{command}`");
+    }
+}
