@@ -204,9 +204,17 @@ fn the_readmes_commands_are_what_ci_runs() {
         .iter()
         .position(|l| *l == "<!-- readme-commands -->")
         .expect("the README's commands block");
-    assert!(marker < 20, "the commands are not on the README's first screen");
+    assert!(
+        marker < 20,
+        "the commands are not on the README's first screen"
+    );
     assert_eq!(lines[marker + 1], "```sh");
-    let end = marker + 2 + lines[marker + 2..].iter().position(|l| *l == "```").unwrap();
+    let end = marker
+        + 2
+        + lines[marker + 2..]
+            .iter()
+            .position(|l| *l == "```")
+            .unwrap();
     let commands = &lines[marker + 2..end];
     assert_eq!(commands.len(), 2, "{commands:?}");
     assert!(commands[0].starts_with("cargo run ") && commands[0].contains("--example"));
@@ -216,6 +224,9 @@ fn the_readmes_commands_are_what_ci_runs() {
     for command in commands {
         let args = command.strip_prefix("cargo ").unwrap();
         assert!(!CI.contains(args), ".ci/run states `{command}` itself");
-        assert!(CONTRIBUTING.contains(command), "CONTRIBUTING.md lacks `{command}`");
+        assert!(
+            CONTRIBUTING.contains(command),
+            "CONTRIBUTING.md lacks `{command}`"
+        );
     }
 }

@@ -284,6 +284,7 @@ pub struct Decryptor<'a> {
     psk: Option<Psk<'a>>,
     understood: &'a [i64],
     detached: Option<&'a [u8]>,
+    max_message_len: usize,
 }
 
 /// `info`, `recipient_extra_info`, the AADs and the detached ciphertext are the application's
@@ -307,6 +308,7 @@ impl core::fmt::Debug for Decryptor<'_> {
             .field("psk", &self.psk)
             .field("understood", &self.understood)
             .field("detached", &self.detached.map(|_| "<redacted>"))
+            .field("max_message_len", &self.max_message_len)
             .finish()
     }
 }
@@ -403,7 +405,26 @@ impl<'a> Decryptor<'a> {
             psk: None,
             understood: &[],
             detached: None,
+            max_message_len: usize::MAX,
         }
+    }
+
+    /// Refuses, with [`Error::TooLarge`] and before any decoding, a message longer than
+    /// `max_message_len` bytes (a detached ciphertext does not count). The whole message is
+    /// decoded into a CBOR tree before the other limits apply, and the tree takes many times
+    /// the input's size for a message of small items (README, "Limits"): a receiver of
+    /// messages from strangers sets the most it expects. No cap by default.
+    #[must_use]
+    pub fn max_message_len(mut self, max_message_len: usize) -> Self {
+        self.max_message_len = max_message_len;
+        self
+    }
+
+    fn capped<'m>(&self, bytes: &'m [u8]) -> Result<&'m [u8], Error> {
+        if bytes.len() > self.max_message_len {
+            return Err(Error::TooLarge);
+        }
+        Ok(bytes)
     }
 
     /// The HPKE `info` of COSE_Encrypt0. A non-empty one refuses COSE_Encrypt messages, so a
@@ -470,7 +491,7 @@ impl<'a> Decryptor<'a> {
     /// recipient opens, the most specific of [`Error::Decrypt`] (an open failed), [`Error::Psk`]
     /// (a recipient for this key in another PSK mode) and [`Error::NoRecipient`].
     pub fn decrypt(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
-        match message(bytes)? {
+        match message(self.capped(bytes)?)? {
             Decoded::Encrypt0(items) => self.encrypt0(&items),
             Decoded::Encrypt(items) => {
                 // Layer 0's algorithm and IV are checked before any HPKE work.
@@ -497,7 +518,7 @@ impl<'a> Decryptor<'a> {
     /// As [`Self::decrypt`], for the recipient layer; [`Error::Malformed`] for a
     /// COSE_Encrypt0.
     pub fn unwrap_cek(&self, bytes: &[u8]) -> Result<(i64, Zeroizing<Vec<u8>>), Error> {
-        match message(bytes)? {
+        match message(self.capped(bytes)?)? {
             Decoded::Encrypt(items) => self.unwrap(&items, false).map(|(alg, cek, _)| (alg, cek)),
             Decoded::Encrypt0(_) => Err(Error::Malformed("a COSE_Encrypt0 has no CEK")),
         }

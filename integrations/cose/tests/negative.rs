@@ -788,3 +788,28 @@ fn with_alg_refuses_another_kem_of_the_key_type() {
         Err(Error::InvalidKey)
     );
 }
+
+/// The decryptor's message-size cap, to the byte: a message of exactly the cap decrypts, one
+/// byte more is `TooLarge` before any decoding (a garbage tail past the cap is never read),
+/// for COSE_Encrypt0, COSE_Encrypt and `unwrap_cek`; without a cap the same message decrypts.
+#[test]
+fn message_size_cap_to_the_byte() {
+    let (k0, ke) = (key(Algorithm::HPKE_3), key(Algorithm::HPKE_3_KE));
+    for (k, m) in [(&k0, encrypt0(&k0)), (&ke, encrypt(&ke))] {
+        let exact = Decryptor::new(k).max_message_len(m.len());
+        assert_eq!(exact.decrypt(&m).unwrap(), b"secret");
+        let under = Decryptor::new(k).max_message_len(m.len() - 1);
+        assert_eq!(under.decrypt(&m), Err(Error::TooLarge));
+        assert!(format!("{under:?}").contains(&format!("max_message_len: {}", m.len() - 1)));
+        assert_eq!(Decryptor::new(k).decrypt(&m).unwrap(), b"secret");
+    }
+    let m = encrypt(&ke);
+    let under = Decryptor::new(&ke).max_message_len(m.len() - 1);
+    assert_eq!(under.unwrap_cek(&m).map(|_| ()), Err(Error::TooLarge));
+    assert!(
+        Decryptor::new(&ke)
+            .max_message_len(m.len())
+            .unwrap_cek(&m)
+            .is_ok()
+    );
+}
