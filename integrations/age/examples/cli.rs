@@ -313,10 +313,11 @@ fn encrypt(opts: &Options) -> Result<(), Error> {
 
 fn decrypt(opts: &Options) -> Result<(), Error> {
     let identities = identities(&opts.identities)?;
-    // `new_buffered`: the header is parsed once, in time linear in its size (`new` parses it
-    // again after every byte it reads).
+    // The header read in linear time under Go's age's limits, then parsed once by the `age`
+    // crate (`typed_hpke_age::decryptor`; `age::Decryptor::new` and `new_buffered` re-parse it
+    // after every byte or line).
     let input = io::BufReader::new(opts.input()?);
-    let decryptor = age::Decryptor::new_buffered(age::armor::ArmoredReader::new(input))?;
+    let decryptor = typed_hpke_age::decryptor(age::armor::ArmoredReader::new(input))?;
     let mut reader = decryptor.decrypt(identities.iter().map(|i| i.as_ref() as _))?;
     let mut out = opts.output()?;
     io::copy(&mut reader, &mut out)?;

@@ -55,6 +55,16 @@ pub(crate) fn bech32_decode(
             }
         },
     )
+    .and_then(|data| {
+        // One string per value (BIP 173: at most 4 padding bits, all zero; no extra
+        // character). The `bech32` crate drops leftover bits unchecked, so the value is
+        // encoded again and must be the string given, up to its (single) case.
+        if bech32_public(hrp, &data).eq_ignore_ascii_case(s) {
+            Ok(data)
+        } else {
+            Err("non-canonical Bech32 encoding")
+        }
+    })
 }
 
 /// The lowercase Bech32 of a public value.

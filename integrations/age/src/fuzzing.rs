@@ -102,7 +102,7 @@ fn stanza(data: &[u8]) {
 
 fn header(data: &[u8]) {
     let k = keys();
-    let Ok(decryptor) = age::Decryptor::new_buffered(data) else {
+    let Ok(decryptor) = crate::decryptor(data) else {
         return;
     };
     let ids: [&dyn age::Identity; 3] = [&k.pq, &k.tag, &k.tagpq];
@@ -169,7 +169,7 @@ pub fn recipients(data: &[u8]) {
                 Err(_) => return,
             });
             let file = encrypt_to(&id.to_public()).expect("a derived recipient refused");
-            let decryptor = age::Decryptor::new_buffered(&file[..]).expect("our own header");
+            let decryptor = crate::decryptor(&file[..]).expect("our own header");
             let mut reader = decryptor
                 .decrypt(std::iter::once(&id as &dyn age::Identity))
                 .expect("a file to this identity");

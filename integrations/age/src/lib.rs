@@ -31,7 +31,7 @@
 //! writer.write_all(b"hello")?;
 //! writer.finish()?;
 //!
-//! let decryptor = age::Decryptor::new_buffered(&file[..])?;
+//! let decryptor = typed_hpke_age::decryptor(&file[..])?;
 //! let mut reader = decryptor.decrypt(std::iter::once(&identity as _))?;
 //! let mut out = vec![];
 //! reader.read_to_end(&mut out)?;
@@ -61,9 +61,11 @@
 //! identity, of its type and tag) and refuses a header with more before it tries any; a tagged
 //! identity reads at most [`MAX_TAGGED_STANZAS`] stanzas of its type. A Bech32 string longer
 //! than 2,100 characters is refused before its checksum is computed. The header as a whole is
-//! parsed by the `age` crate: open files with [`age::Decryptor::new_buffered`], whose parse is
-//! linear in the header; [`age::Decryptor::new`] parses it again after every byte it reads,
-//! quadratic in the header (README, "What is checked, and the limits").
+//! parsed by the `age` crate, which bounds neither its size nor its stanzas and parses it again
+//! after every line it reads (`new_buffered`) or every byte (`new`): open files with
+//! [`decryptor`], which reads the header itself in linear time under Go's age's limits
+//! ([`MAX_HEADER_LEN`], [`MAX_HEADER_STANZAS`]) and has the `age` crate parse it once (README,
+//! "What is checked, and the limits").
 //!
 //! Secrets are wiped: the private keys (typed-hpke's), the file key (age's), the decoded
 //! identity bytes and the printed identity string. `Debug` shows public keys only.
@@ -74,6 +76,7 @@
 mod encoding;
 #[doc(hidden)]
 pub mod fuzzing;
+mod header;
 pub mod pq;
 mod secret_bech32;
 pub mod tag;
@@ -85,6 +88,7 @@ use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::{DecapKey, HeldKeyError, Kem};
 use typed_hpke::{EncappedKey, Hpke, PublicKey};
 
+pub use header::{HeaderFirst, MAX_HEADER_LEN, MAX_HEADER_STANZAS, decryptor};
 /// The typed-hpke this crate is built on, with the features it enables: for building keys
 /// (`typed_hpke::PrivateKey::from_bytes`, a token's holder) without naming the crate again.
 pub use typed_hpke;
@@ -98,8 +102,9 @@ pub const MAX_STANZAS: usize = 256;
 
 /// The most stanzas of its type a tagged identity reads in one header, whatever their tags:
 /// each costs a base64 decoding and one HKDF-Extract (its tag), no key work. A header with more
-/// is refused before any is read. A file to this many hardware keys opens with each of them.
-pub const MAX_TAGGED_STANZAS: usize = 4096;
+/// is refused before any is read. 1,024, as [`MAX_HEADER_STANZAS`] and Go's age: a file to
+/// that many hardware keys opens with each of them, here as with Go.
+pub const MAX_TAGGED_STANZAS: usize = 1024;
 
 /// The length of a sealed file key: the 16-byte key and ChaCha20-Poly1305's 16-byte tag.
 const BODY_LEN: usize = FILE_KEY_BYTES + 16;
@@ -156,8 +161,8 @@ fn seal<K: Kem>(
 
 /// Whether `pk` can be encapsulated to: one trial `Encap` (RFC 9180 §4, draft-ietf-hpke-pq
 /// §3), which refuses what `DeserializePublicKey` lets through for X25519, a point of low order
-/// (the all-zero shared secret of RFC 9180 §7.1.4, the check Go's age makes on `age1pq1…`
-/// recipients).
+/// (the all-zero shared secret of RFC 9180 §7.1.4; Go's age makes the same check on
+/// `age1pq1…` recipients when it encrypts, this crate when it parses).
 fn can_encapsulate<K: Kem>(pk: &PublicKey<K>) -> bool {
     Suite::<K>::setup_sender_base(&mut OsRng::default(), pk, b"").is_ok()
 }

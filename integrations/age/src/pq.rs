@@ -62,7 +62,7 @@ impl FromStr for Recipient {
         let bytes = bech32_decode(s, RECIPIENT_HRP, PK_LEN)?;
         let pk = PublicKey::from_bytes(&bytes).map_err(|_| "invalid X-Wing public key")?;
         // The X25519 half is not validated by `DeserializePublicKey`: one of low order gives
-        // an all-zero share, and is refused here, as Go's age refuses it.
+        // an all-zero share, and is refused here (Go's age refuses it when it encrypts).
         if !crate::can_encapsulate(&pk) {
             return Err("invalid X-Wing public key: X25519 share of low order");
         }

@@ -365,4 +365,62 @@ mod tests {
             }
         }
     }
+
+    /// `values` (5-bit) under `hrp` with their checksum computed: any string, canonical or not.
+    fn with_checksum(hrp: &str, values: &[u32]) -> String {
+        let mut chk = hrp_state(hrp.as_bytes());
+        for &v in values {
+            chk = polymod_step(chk, v);
+        }
+        for _ in 0..6 {
+            chk = polymod_step(chk, 0);
+        }
+        chk ^= 1;
+        let mut s = format!("{hrp}1");
+        for &v in values {
+            s.push(CHARSET[v as usize] as char);
+        }
+        for i in 0..6 {
+            s.push(CHARSET[((chk >> (5 * (5 - i))) & 31) as usize] as char);
+        }
+        s
+    }
+
+    /// Recipient strings (the public decoder, `encoding::bech32_decode`) are canonical too: a
+    /// set padding bit or one extra character, checksum recomputed, is refused, as Go's age
+    /// refuses it ("non-zero padding"). The `bech32` crate dropped the leftover bits, so one
+    /// key had several strings.
+    #[test]
+    fn recipients_are_canonical() {
+        let data = [7u8; 33];
+        let good = reference_encode("age1tag", &data);
+        assert_eq!(
+            &crate::encoding::bech32_decode(&good, "age1tag", 33).unwrap()[..],
+            &data
+        );
+        let values: Vec<u32> = good.as_bytes()["age1tag1".len()..good.len() - 6]
+            .iter()
+            .map(|c| CHARSET.iter().position(|x| x == c).unwrap() as u32)
+            .collect();
+        assert_eq!(values.len(), 53); // 264 bits in 265: one padding bit
+        assert_eq!(with_checksum("age1tag", &values), good);
+        let mut padded = values.clone();
+        padded[52] |= 1;
+        let mut longer = values.clone();
+        longer.push(0);
+        for bad in [
+            with_checksum("age1tag", &padded),
+            with_checksum("age1tag", &longer),
+        ] {
+            assert!(reference_ok(&bad), "the bech32 crate takes {bad}");
+            assert!(
+                crate::encoding::bech32_decode(&bad, "age1tag", 33).is_err(),
+                "{bad}"
+            );
+            assert!(
+                bad.parse::<crate::tag::P256TagRecipient>().is_err(),
+                "{bad}"
+            );
+        }
+    }
 }

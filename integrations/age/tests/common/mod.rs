@@ -22,7 +22,7 @@ pub fn encrypt(recipients: &[&dyn age::Recipient], pt: &[u8], armor: bool) -> Ve
 
 /// `file` (armored or not) decrypted by `age::Decryptor` with `identity`, read to the end.
 pub fn decrypt(file: &[u8], identity: &dyn age::Identity) -> Result<Vec<u8>, DecryptError> {
-    let decryptor = age::Decryptor::new_buffered(age::armor::ArmoredReader::new(file))?;
+    let decryptor = typed_hpke_age::decryptor(age::armor::ArmoredReader::new(file))?;
     let mut r = decryptor.decrypt(std::iter::once(identity))?;
     let mut out = vec![];
     r.read_to_end(&mut out)?;
