@@ -42,6 +42,14 @@ fn encrypt(recipients: &[&dyn age::Recipient]) -> Vec<u8> {
     out
 }
 
+/// A file to `n` recipients `other()` makes, then to `ours`, last.
+fn to_others_then<R: age::Recipient>(n: usize, other: impl Fn() -> R, ours: R) -> Vec<u8> {
+    let others: Vec<R> = (0..n).map(|_| other()).collect();
+    let mut rs: Vec<&dyn age::Recipient> = others.iter().map(|r| r as _).collect();
+    rs.push(&ours);
+    encrypt(&rs)
+}
+
 /// Opens `file` with `identity` the given way: whether it opened, and how long it took.
 fn open(file: &[u8], identity: &dyn age::Identity, way: Way) -> (bool, Duration) {
     fn read<R: Read>(
@@ -87,13 +95,11 @@ fn main() {
     println!("|---|---|---|---|---|");
 
     let ours = pq::Identity::generate();
-    let others: Vec<pq::Recipient> = (1..n_pq)
-        .map(|_| pq::Identity::generate().to_public())
-        .collect();
-    let mut rs: Vec<&dyn age::Recipient> = others.iter().map(|r| r as _).collect();
-    let our_recipient = ours.to_public();
-    rs.push(&our_recipient);
-    let file = encrypt(&rs);
+    let file = to_others_then(
+        n_pq - 1,
+        || pq::Identity::generate().to_public(),
+        ours.to_public(),
+    );
     println!(
         "| {n_pq} `mlkem768x25519` stanzas, ours last | {} | {:.3} s | {:.3} s | {:.1} s |",
         file.len(),
@@ -104,13 +110,11 @@ fn main() {
 
     let ours = P256TagIdentity::generate();
     // The `age` crate adds a grease stanza of its own: n_tag - 1 recipients make n_tag stanzas.
-    let others: Vec<_> = (2..n_tag)
-        .map(|_| P256TagIdentity::generate().to_public())
-        .collect();
-    let mut rs: Vec<&dyn age::Recipient> = others.iter().map(|r| r as _).collect();
-    let our_recipient = ours.to_public();
-    rs.push(&our_recipient);
-    let file = encrypt(&rs);
+    let file = to_others_then(
+        n_tag - 2,
+        || P256TagIdentity::generate().to_public(),
+        ours.to_public(),
+    );
     println!(
         "| {n_tag} stanzas: {} `p256tag` recipients, ours last, and the `age` crate's grease | {} | {:.3} s | {:.3} s | (not run) |",
         n_tag - 1,

@@ -1,28 +1,29 @@
-//! The kept corpus of the `stanzas` fuzz target (`fuzz/corpus/stanzas`), replayed through the
-//! target's body in the ordinary test build: every input that once found new code still holds
-//! the target's properties.
+//! The kept corpora of the fuzz targets (`fuzz/corpus/<target>`), replayed through the targets'
+//! bodies in the ordinary test build: every input that once found new code still holds the
+//! target's properties.
+
+/// Runs `body` on every file of `fuzz/corpus/<target>`, which must hold at least `min`.
+fn replay(target: &str, body: fn(&[u8]), min: usize) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the kept corpus") {
+        body(&std::fs::read(entry.unwrap().path()).unwrap());
+        n += 1;
+    }
+    assert!(
+        n >= min,
+        "{target}: {n} corpus files: the corpus is missing"
+    );
+}
 
 #[test]
 fn stanzas_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/stanzas");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("the kept corpus") {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        typed_hpke_age::fuzzing::stanzas(&data);
-        n += 1;
-    }
-    assert!(n >= 50, "{n} corpus files: the corpus is missing");
+    replay("stanzas", typed_hpke_age::fuzzing::stanzas, 50);
 }
 
-/// The `recipients` target's kept corpus (`fuzz/corpus/recipients`), replayed the same way.
 #[test]
 fn recipients_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/recipients");
-    let mut n = 0;
-    for entry in std::fs::read_dir(&dir).expect("the kept corpus") {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        typed_hpke_age::fuzzing::recipients(&data);
-        n += 1;
-    }
-    assert!(n >= 20, "{n} corpus files: the corpus is missing");
+    replay("recipients", typed_hpke_age::fuzzing::recipients, 20);
 }

@@ -50,6 +50,8 @@ const PIN: &str = "1234";
 const INFO: &[u8] = b"pkcs11";
 const AAD: &[u8] = b"aad";
 const PT: &[u8] = b"opened by a key in the token";
+/// secp256r1's OID, DER (`CKA_EC_PARAMS`).
+const P256_OID: &[u8] = &[0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
 
 fn main() -> ExitCode {
     if !softhsm::in_token_process() {
@@ -373,9 +375,7 @@ fn plant(label: &str, id: &[u8], point: &[u8]) {
             Attribute::KeyType(KeyType::EC),
             Attribute::Token(true),
             Attribute::Private(false),
-            Attribute::EcParams(vec![
-                0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
-            ]),
+            Attribute::EcParams(P256_OID.to_vec()),
             Attribute::EcPoint(der),
             Attribute::Label(label.as_bytes().to_vec()),
             Attribute::Id(id.to_vec()),
@@ -399,7 +399,6 @@ fn plant_pair(label: &str, sk: &suite::PrivateKey) {
     let _ = session.logout();
     let mut der = vec![0x04, 65];
     der.extend_from_slice(sk.public_key().as_bytes());
-    let p256 = vec![0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
     for mut template in [
         vec![
             Attribute::Class(ObjectClass::PUBLIC_KEY),
@@ -415,12 +414,46 @@ fn plant_pair(label: &str, sk: &suite::PrivateKey) {
             Attribute::KeyType(KeyType::EC),
             Attribute::Token(true),
             Attribute::Private(false),
-            Attribute::EcParams(p256.clone()),
+            Attribute::EcParams(P256_OID.to_vec()),
             Attribute::Label(label.as_bytes().to_vec()),
         ]);
         session.create_object(&template).unwrap();
     }
     login(&session);
+}
+
+/// A P-256 pair under `label` made by another program with the PIN, as this crate used to make
+/// them: no `CKA_ID`, its public object's `CKA_PRIVATE` as `public_private` (the token's
+/// default if `None`). The logged-in session and the pair's handles.
+fn foreign_pair(
+    label: &str,
+    public_private: Option<bool>,
+) -> (
+    Session,
+    cryptoki::object::ObjectHandle,
+    cryptoki::object::ObjectHandle,
+) {
+    let (pkcs11, slot) = raw(&softhsm::module());
+    let session = pkcs11.open_rw_session(slot).unwrap();
+    login(&session);
+    let l = label.as_bytes().to_vec();
+    let mut public = vec![
+        Attribute::Token(true),
+        Attribute::EcParams(P256_OID.to_vec()),
+        Attribute::Label(l.clone()),
+    ];
+    public.extend(public_private.map(Attribute::Private));
+    let private = [
+        Attribute::Token(true),
+        Attribute::Private(true),
+        Attribute::Sensitive(true),
+        Attribute::Derive(true),
+        Attribute::Label(l),
+    ];
+    let (public, private) = session
+        .generate_key_pair(&Mechanism::EccKeyPairGen, &public, &private)
+        .unwrap();
+    (session, public, private)
 }
 
 fn login(session: &Session) {
@@ -543,28 +576,7 @@ fn label_used_twice(token: &Token) {
         "{err:?}"
     );
     // A second private key under the label, made with the PIN by another program.
-    let (pkcs11, slot) = raw(&softhsm::module());
-    let session = pkcs11.open_rw_session(slot).unwrap();
-    login(&session);
-    let l = label.as_bytes().to_vec();
-    let (public, private) = session
-        .generate_key_pair(
-            &Mechanism::EccKeyPairGen,
-            &[
-                Attribute::Token(true),
-                Attribute::EcParams(vec![
-                    0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
-                ]),
-                Attribute::Label(l.clone()),
-            ],
-            &[
-                Attribute::Token(true),
-                Attribute::Private(true),
-                Attribute::Derive(true),
-                Attribute::Label(l),
-            ],
-        )
-        .unwrap();
+    let (session, public, private) = foreign_pair(label, None);
     assert!(matches!(token.key(label), Err(Error::Ambiguous)));
     assert!(matches!(token.destroy_key(label), Err(Error::Ambiguous)));
     assert!(matches!(
@@ -625,9 +637,7 @@ fn swapped_public_key(token: &Token) {
             Attribute::KeyType(KeyType::EC),
             Attribute::Token(true),
             Attribute::Private(true),
-            Attribute::EcParams(vec![
-                0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
-            ]),
+            Attribute::EcParams(P256_OID.to_vec()),
             Attribute::EcPoint(der),
             Attribute::Label(l),
             Attribute::Id(key.id().to_vec()),
@@ -649,30 +659,7 @@ fn swapped_public_key(token: &Token) {
 /// the PIN), with public keys planted beside it under its label: the one that matches is its.
 fn pair_without_id(token: &Token) {
     let label = "older";
-    let (pkcs11, slot) = raw(&softhsm::module());
-    let session = pkcs11.open_rw_session(slot).unwrap();
-    login(&session);
-    let l = label.as_bytes().to_vec();
-    let (public, _) = session
-        .generate_key_pair(
-            &Mechanism::EccKeyPairGen,
-            &[
-                Attribute::Token(true),
-                Attribute::Private(false),
-                Attribute::EcParams(vec![
-                    0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
-                ]),
-                Attribute::Label(l.clone()),
-            ],
-            &[
-                Attribute::Token(true),
-                Attribute::Private(true),
-                Attribute::Sensitive(true),
-                Attribute::Derive(true),
-                Attribute::Label(l),
-            ],
-        )
-        .unwrap();
+    let (session, public, _) = foreign_pair(label, Some(false));
     let (_, attacker) = Suite::new(0x0010, 1, 3)
         .unwrap()
         .generate_key_pair(&mut OsRng::default())
