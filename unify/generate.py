@@ -27,9 +27,9 @@ def debug_invocations(script):
     with its arguments (`run` as `build`: the unit graph is the same), its line continuations
     joined, the integrations' array and the examples' loop expanded. Left out: the builds with
     RUSTFLAGS of their own or a build directory of their own (they share no unit with the rest),
-    and those of `integrations/age`, a workspace of its own. The first is the README's test
-    command: the crates it builds are the library's; the rest come only with `measure` or
-    `fuzz`, behind `peers`."""
+    and those of `integrations/age`, a workspace of its own. The README's commands come from the
+    README, which `.ci/run` reads them from; the first is its test command: the crates it builds
+    are the library's; the rest come only with `measure` or `fuzz`, behind `peers`."""
     text = script.replace("\\\n", " ")
     arrays = {m.group(1): m.group(2).split() for m in
               re.finditer(r"^(\w+)=\((.*?)\)", text, re.S | re.M)}
@@ -54,12 +54,30 @@ def debug_invocations(script):
         for variant in variants:
             words = [w for w in variant.split() if w != "--locked"]
             found.append(" ".join([kind] + words))
-    # The README's command first (`library` in main), as `.ci/run` runs it in the clean copy.
-    readme = "test --features hazmat,serde"
-    if readme not in found:
-        sys.exit(f".ci/run no longer runs the README's command ({readme})")
-    found.remove(readme)
-    return [readme] + list(dict.fromkeys(found))
+    # The README's commands, which `.ci/run` reads from the README and runs in the clean copy:
+    # its test command first (`library` in main).
+    if "readme_commands" not in script:
+        sys.exit(".ci/run no longer runs the README's commands")
+    commands = readme_commands()
+    tests = [c for c in commands if c.startswith("test ")]
+    if len(tests) != 1:
+        sys.exit(f"the README's commands: {commands}")
+    return tests + list(dict.fromkeys(c for c in commands + found if c != tests[0]))
+
+
+def readme_commands():
+    """The README's commands (the block after `<!-- readme-commands -->`), as invocations:
+    `cargo` dropped, `run` as `build`."""
+    lines = open(os.path.join(ROOT, "README.md")).read().splitlines()
+    start = lines.index("<!-- readme-commands -->") + 2
+    commands = []
+    for line in lines[start:]:
+        if line == "```":
+            break
+        words = line.split()[1:]
+        kind = "test" if words[0] == "test" else "build"
+        commands.append(" ".join([kind] + words[1:]))
+    return commands
 
 
 # Features `measure` must not get from another invocation, because they change what it
