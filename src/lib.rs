@@ -58,8 +58,8 @@ pub mod symmetric;
 #[cfg(feature = "hazmat")]
 pub mod hazmat;
 mod hpke;
-#[cfg(feature = "alloc")]
-mod rng; // the per-recipient generator of `seal_base_many`
+#[cfg(any(feature = "alloc", feature = "getrandom"))]
+mod rng; // `OsRng`, and the per-recipient generator of `seal_base_many`
 
 // The runtime API: suites chosen from their ids at run time, over the typed one.
 // As for `kem`; and a build without an AEAD that seals has the AEAD enum without those

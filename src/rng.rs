@@ -5,6 +5,7 @@
 
 use core::convert::Infallible;
 
+#[cfg(feature = "alloc")]
 use hkdf::hmac::digest::{ExtendableOutput, Update, XofReader};
 use rand_core::{TryCryptoRng, TryRng};
 
@@ -63,8 +64,10 @@ impl TryCryptoRng for OsRng {}
 
 /// SHAKE256 of a 32-byte seed, read as a stream. Its state is wiped on drop (the `shake`
 /// crate's `zeroize` feature).
+#[cfg(feature = "alloc")]
 pub(crate) struct XofRng(shake::Shake256Reader);
 
+#[cfg(feature = "alloc")]
 impl XofRng {
     pub(crate) fn new(seed: &[u8; 32]) -> Self {
         let mut xof = shake::Shake256::default();
@@ -74,6 +77,7 @@ impl XofRng {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl TryRng for XofRng {
     type Error = Infallible;
 
@@ -95,6 +99,7 @@ impl TryRng for XofRng {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl TryCryptoRng for XofRng {}
 
 /// The body of both `seal_base_many`s (typed and runtime): checks that `plaintexts` holds one

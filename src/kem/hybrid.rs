@@ -413,7 +413,9 @@ mod kems {
 
     use super::{DhGroup, HybridPrivateKey, HybridPublicKey, combine, expand_seed, random_scalar};
     use crate::Error;
-    use crate::backend::libcrux::{Implementation, mlkem768, mlkem1024};
+    #[cfg(feature = "nist")]
+    use crate::backend::libcrux::mlkem1024;
+    use crate::backend::libcrux::{Implementation, mlkem768};
     use crate::kem::{EncappedKey, Kem, PrivateKey, PublicKey, SharedSecret};
     use crate::sealed::DhEngine;
 
