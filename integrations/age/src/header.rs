@@ -23,7 +23,7 @@ pub const MAX_HEADER_STANZAS: usize = 1024;
 /// and refused ([`DecryptError::InvalidHeader`]) past [`MAX_HEADER_LEN`] bytes or
 /// [`MAX_HEADER_STANZAS`] stanzas before it is parsed. Then as
 /// [`age::Decryptor::new_buffered`]. For armored files, pass an
-/// [`age::armor::ArmoredReader`] over a `BufRead`.
+/// `age::armor::ArmoredReader` (the `age` crate's `armor` feature) over a `BufRead`.
 ///
 /// ```
 /// use std::io::{Read, Write};
