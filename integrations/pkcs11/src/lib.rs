@@ -8,7 +8,7 @@
 //! secret and the context as with a key in the process. So the same key serves:
 //!
 //! - the runtime API, as a [`typed_hpke::suite::DhHolder`]: wrap it in
-//!   [`ExternalDh`](typed_hpke::kem::ExternalDh) wherever a `Suite` takes a private key,
+//!   [`ExternalDh`] wherever a `Suite` takes a private key,
 //!   in every mode, and in `SenderMode::Auth` as a sender's static key; `&dyn HeldKey` for the
 //!   OHTTP gateway (`GatewayKey::held`) and the JOSE / COSE decryptors;
 //! - the typed API, through [`TokenKey::typed`], a [`typed_hpke::kem::DhHolder`] of one KEM.
