@@ -1078,11 +1078,46 @@ fn split_hybrid<K: typed_hpke::kem::HybridKem>(nscalar: usize, weierstrass: bool
             }
         };
         let ml_kem = PrivateKey::<K::MlKem>::from_bytes(&dz).unwrap();
+        // `PrivateKey::halves` gives the same two keys as this expansion.
+        let (half_m, half_t) = whole.halves();
+        assert_eq!(
+            half_m.to_bytes()[..],
+            dz[..],
+            "round {round}: the ML-KEM half"
+        );
+        assert_eq!(
+            half_t.to_bytes(),
+            scalar.to_bytes(),
+            "round {round}: the traditional half"
+        );
         let holder = Holder::new(&suite::PrivateKey::from(scalar), Behaviour::Honest);
         let split = SplitHybrid::<K, _>::new(ml_kem.clone(), holder.typed::<K::Traditional>());
         assert_eq!(split.public_key(), &pk, "round {round}: the public key");
         let (enc, ct) = S::<K>::seal_base(&mut rng, &pk, INFO, AAD, PT).unwrap();
         assert_eq!(S::<K>::open_base(&enc, &split, INFO, AAD, &ct).unwrap(), PT);
+        // Both halves held (`SplitHybrid::held`): the ML-KEM half by a decapsulating holder,
+        // as a PKCS#11 3.2 token holds it. The same key as the seed's, shared secret included.
+        let held = SplitHybrid::<K, _, _>::held(
+            ml_kem.public_key(),
+            Decapsulator::<K::MlKem>::in_process(ml_kem.clone()),
+            holder.typed::<K::Traditional>(),
+        );
+        assert_eq!(
+            held.public_key(),
+            &pk,
+            "round {round}: the held halves' key"
+        );
+        assert_eq!(
+            held.decap(&enc).unwrap().as_bytes(),
+            K::decap(&enc, &whole).unwrap().as_bytes(),
+            "round {round}: the held halves' shared secret"
+        );
+        assert_eq!(S::<K>::open_base(&enc, &held, INFO, AAD, &ct).unwrap(), PT);
+        let (enc_psk, ct_psk) = S::<K>::seal_psk(&mut rng, &pk, INFO, AAD, PT, &psk()).unwrap();
+        assert_eq!(
+            S::<K>::open_psk(&enc_psk, &held, INFO, AAD, &ct_psk, &psk()).unwrap(),
+            PT
+        );
         let (enc, ct) = S::<K>::seal_psk(&mut rng, &pk, INFO, AAD, PT, &psk()).unwrap();
         assert_eq!(
             S::<K>::open_psk(&enc, &split, INFO, AAD, &ct, &psk()).unwrap(),
@@ -1133,6 +1168,25 @@ fn split_hybrid<K: typed_hpke::kem::HybridKem>(nscalar: usize, weierstrass: bool
         );
         assert_eq!(holder.asked(), 1);
     }
+    // A held ML-KEM half that fails: its error, and the traditional half is not asked.
+    let holder = Holder::new(&suite::PrivateKey::from(t_sk.clone()), Behaviour::Honest);
+    let mut failing = Decapsulator::<K::MlKem>::in_process(ml_kem.clone());
+    failing.fail = true;
+    let held = SplitHybrid::<K, _, _>::held(
+        ml_kem.public_key(),
+        failing,
+        holder.typed::<K::Traditional>(),
+    );
+    assert_eq!(held.public_key(), split.public_key());
+    assert_eq!(
+        S::<K>::setup_receiver_base(&enc, &held, INFO).unwrap_err(),
+        HeldKeyError::Holder(Refused("no such key"))
+    );
+    assert_eq!(
+        holder.asked(),
+        0,
+        "the traditional half asked after the ML-KEM half failed"
+    );
     // Debug shows the public key, not the ML-KEM seed.
     let shown = format!("{split:?}");
     let seed: String = ml_kem

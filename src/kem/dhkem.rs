@@ -134,7 +134,7 @@ pub(crate) fn is_all_zero(bytes: &[u8]) -> Choice {
 impl<G: DhGroup> DhKem<G> {
     const SUITE_ID: [u8; 5] = kem_suite_id(G::KEM_ID);
 
-    fn key_pair(scalar: G::Scalar) -> (PrivateKey<Self>, PublicKey<Self>) {
+    pub(in crate::kem) fn key_pair(scalar: G::Scalar) -> (PrivateKey<Self>, PublicKey<Self>) {
         let sk = DhPrivateKey::<G>::new(scalar);
         let pk = sk.public.clone();
         (PrivateKey { sk }, PublicKey { pk })

@@ -716,9 +716,10 @@ impl<K: Kem> fmt::Debug for Decapsulated<K> {
     }
 }
 
-/// A hybrid KEM's receiver key with its halves held apart: the ML-KEM private key in this
-/// process, the traditional (X25519, P-256, P-384) key with a [`DhHolder`], such as a PKCS#11
-/// token, whose tokens rarely have ML-KEM. Decapsulation (draft-ietf-hpke-pq §4) is the
+/// A hybrid KEM's receiver key with its halves held apart: the traditional (X25519, P-256,
+/// P-384) key with a [`DhHolder`], such as a PKCS#11 token, and the ML-KEM private key either
+/// in this process ([`SplitHybrid::new`]) or with a [`DecapHolder`] too ([`SplitHybrid::held`]:
+/// a PKCS#11 3.2 token's `C_DecapsulateKey`, which then holds both halves). Decapsulation (draft-ietf-hpke-pq §4) is the
 /// hybrid's own, with the holder answering `DH(sk_T, ct_T)`: `ct_T` is validated before the
 /// holder is asked, an all-zero answer is refused as RFC 9180 §7.1.4 refuses it, and the
 /// combiner runs here. Base and PSK modes, as every hybrid KEM.
@@ -765,8 +766,8 @@ impl<K: Kem> fmt::Debug for Decapsulated<K> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
-pub struct SplitHybrid<K: super::HybridKem, H> {
-    ml_kem: PrivateKey<K::MlKem>,
+pub struct SplitHybrid<K: super::HybridKem, H, M = PrivateKey<<K as super::HybridKem>::MlKem>> {
+    ml_kem: M,
     holder: H,
     public: PublicKey<K>,
 }
@@ -784,7 +785,10 @@ impl<K: super::HybridKem, H: DhHolder<K::Traditional>> SplitHybrid<K, H> {
             public,
         }
     }
+}
 
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H, M> SplitHybrid<K, H, M> {
     /// The hybrid public key, `pk_PQ || pk_T`.
     pub fn public_key(&self) -> &PublicKey<K> {
         &self.public
@@ -797,29 +801,48 @@ impl<K: super::HybridKem, H: DhHolder<K::Traditional>> SplitHybrid<K, H> {
 }
 
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
-impl<K: super::HybridKem, H> fmt::Debug for SplitHybrid<K, H> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SplitHybrid")
-            .field("public_key", &self.public)
-            .finish_non_exhaustive()
+impl<K: super::HybridKem, H: DhHolder<K::Traditional>, D: DecapHolder<K::MlKem>>
+    SplitHybrid<K, H, ExternalDecap<D>>
+{
+    /// The key whose ML-KEM half `ml_kem` holds (its public key `ml_kem_public`) and whose
+    /// traditional half `holder` holds: both halves kept elsewhere, as a PKCS#11 3.2 token
+    /// keeps an ML-KEM key (`C_DecapsulateKey`) beside an EC one. `ml_kem` answers
+    /// `ML-KEM.Decaps(dk_PQ, ct_PQ)` (its [`DecapHolder::decapsulate`] with ML-KEM's 32-byte
+    /// shared secret); the combiner runs here as for [`SplitHybrid::new`].
+    ///
+    /// A holder that answers for another key than `ml_kem_public` gives a shared secret the
+    /// sender does not have: the AEAD then refuses the message, as for a wrong key.
+    pub fn held(ml_kem_public: PublicKey<K::MlKem>, ml_kem: D, holder: H) -> Self {
+        let public = K::join_public(&ml_kem_public, holder.public_key());
+        Self {
+            ml_kem: ExternalDecap(ml_kem),
+            holder,
+            public,
+        }
     }
 }
 
 #[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
-impl<K: super::HybridKem, H> crate::sealed::Sealed for SplitHybrid<K, H> {}
-
-#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
-impl<K: super::HybridKem, H: DhHolder<K::Traditional>> DecapKey<K> for SplitHybrid<K, H> {
-    type Error = HeldKeyError<H::Error>;
-    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
+impl<K: super::HybridKem, H: DhHolder<K::Traditional>, M: DecapKey<K::MlKem>> SplitHybrid<K, H, M>
+where
+    HeldKeyError<H::Error>: From<M::Error>,
+{
+    /// `Decap(enc, sk)` of the hybrid (draft-ietf-hpke-pq §4) with the halves' holders
+    /// answering: for a holder that serves the whole hybrid key in turn, as a runtime
+    /// [`crate::suite::DecapHolder`] does. `ct_T` is validated before either holder is asked.
+    ///
+    /// # Errors
+    /// [`HeldKeyError::Hpke`] with [`Error::Decap`] for a malformed `ct_T` or an all-zero
+    /// `DH(sk_T, ct_T)`; [`HeldKeyError::Holder`] with what a holder reported.
+    pub fn decap(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, HeldKeyError<H::Error>> {
         use hybrid_array::typenum::Unsigned;
-        // (ct_PQ, ct_T) = enc; both parsed, ct_T validated, before the holder is asked.
+        // (ct_PQ, ct_T) = enc; both parsed, ct_T validated, before a holder is asked.
         let nenc_t = <<K::Traditional as Kem>::NEnc as Unsigned>::USIZE;
         let (ct_m, ct_t) = enc.enc.split_at(enc.enc.len() - nenc_t);
         let ct_m = EncappedKey::<K::MlKem>::from_bytes(ct_m).map_err(|_| Error::Decap)?;
         let pk_e = PublicKey::<K::Traditional>::from_bytes(ct_t).map_err(|_| Error::Decap)?;
-        // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ)
-        let ss_m = K::MlKem::decap(&ct_m, &self.ml_kem)?;
+        // ss_PQ = ML-KEM.Decaps(dk_PQ, ct_PQ), here or by its holder.
+        let ss_m = self.ml_kem.decap_for(&ct_m)?;
         // ss_T = DH(sk_T, ct_T), from the holder, refused if all zeros.
         let mut ss_t = Dh::<K::Traditional>::default();
         self.holder
@@ -829,5 +852,29 @@ impl<K: super::HybridKem, H: DhHolder<K::Traditional>> DecapKey<K> for SplitHybr
         let npk_t = <<K::Traditional as Kem>::NPk as Unsigned>::USIZE;
         let pk_t = &self.public.as_bytes()[self.public.as_bytes().len() - npk_t..];
         Ok(K::combine_halves(ss_m.as_bytes(), &ss_t, ct_t, pk_t))
+    }
+}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H, M> fmt::Debug for SplitHybrid<K, H, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SplitHybrid")
+            .field("public_key", &self.public)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H, M> crate::sealed::Sealed for SplitHybrid<K, H, M> {}
+
+#[cfg(all(feature = "pq", any(feature = "x25519", feature = "nist")))]
+impl<K: super::HybridKem, H: DhHolder<K::Traditional>, M: DecapKey<K::MlKem>> DecapKey<K>
+    for SplitHybrid<K, H, M>
+where
+    HeldKeyError<H::Error>: From<M::Error>,
+{
+    type Error = HeldKeyError<H::Error>;
+    fn decap_for(&self, enc: &EncappedKey<K>) -> Result<SharedSecret<K>, Self::Error> {
+        self.decap(enc)
     }
 }

@@ -167,6 +167,31 @@ pub trait HybridKem: crate::kem::Kem {
         pk_m: &crate::kem::PublicKey<Self::MlKem>,
         pk_t: &crate::kem::PublicKey<Self::Traditional>,
     ) -> crate::kem::PublicKey<Self>;
+
+    /// The halves `expandKey(seed)` gave the key ([`crate::kem::PrivateKey::halves`]).
+    #[doc(hidden)]
+    fn split_private(
+        sk: &crate::kem::PrivateKey<Self>,
+    ) -> (
+        crate::kem::PrivateKey<Self::MlKem>,
+        crate::kem::PrivateKey<Self::Traditional>,
+    );
+}
+
+impl<K: HybridKem> crate::kem::PrivateKey<K> {
+    /// The two keys this hybrid key is made of (draft-ietf-hpke-pq §4, `expandKey(seed)`): the
+    /// ML-KEM key of the seed `d || z` and the traditional DH-KEM key of `RandomScalar`, each a
+    /// key of its own KEM. For a key whose halves are to be kept apart, as a PKCS#11 3.2 token
+    /// imports them (an ML-KEM key from its seed, an EC key from its scalar), to be used again
+    /// as one with [`crate::kem::SplitHybrid`]: the same public key, the same shared secrets.
+    pub fn halves(
+        &self,
+    ) -> (
+        crate::kem::PrivateKey<K::MlKem>,
+        crate::kem::PrivateKey<K::Traditional>,
+    ) {
+        K::split_private(self)
+    }
 }
 
 macro_rules! hybrid_kem {
@@ -189,6 +214,17 @@ macro_rules! hybrid_kem {
                 pk_t: &[u8],
             ) -> SharedSecret<Self> {
                 SharedSecret::new(Zeroizing::new(combine(ss_m, ss_t, ct_t, pk_t, Self::LABEL)))
+            }
+
+            fn split_private(
+                sk: &PrivateKey<Self>,
+            ) -> (PrivateKey<$mlkem>, PrivateKey<crate::kem::DhKem<$group>>) {
+                // Copied straight into the wiped buffer, as the ML-KEM keys' own bytes are.
+                let mut seed_m = Zeroizing::new([0u8; 64]);
+                seed_m.copy_from_slice(sk.sk.dk_m.seed());
+                let ml_kem = PrivateKey { sk: <$mlkem>::from_seed(seed_m) };
+                let (traditional, _) = crate::kem::DhKem::<$group>::key_pair(sk.sk.sk_t.clone());
+                (ml_kem, traditional)
             }
 
             fn join_public(

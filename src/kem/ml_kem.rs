@@ -72,7 +72,7 @@ macro_rules! ml_kem {
 
         impl $name {
             /// `expandDecapsKey(dk)`: ML-KEM.KeyGen_internal(d, z), done once per key.
-            fn from_seed(seed: Zeroizing<[u8; 64]>) -> <Self as Kem>::Sk {
+            pub(in crate::kem) fn from_seed(seed: Zeroizing<[u8; 64]>) -> <Self as Kem>::Sk {
                 let (dk, ek, bytes) = $params::DecapKey::from_seed(seed, Implementation::detect());
                 MlKemPrivateKey { dk, public: MlKemPublicKey { ek, bytes: Array(bytes) } }
             }
