@@ -1,23 +1,27 @@
 //! HPKE keys in a PKCS#11 token, for [typed-hpke](https://docs.rs/typed-hpke).
 //!
-//! A [`TokenKey`] is a DH-KEM private key that never leaves its token (an HSM, a smart card,
-//! SoftHSM2): the token computes `DH(sk, peer)` with `CKM_ECDH1_DERIVE` and the null KDF
-//! (PKCS#11 v3.1 §6.3.15; the result is the shared point's x-coordinate, SEC 1 §3.3.1, which is
-//! RFC 9180 §7.1's `DH` for the NIST curves), and typed-hpke does the rest: it validates the
-//! peer before the token is asked, refuses an all-zero answer (§7.1.4) and derives the shared
-//! secret and the context as with a key in the process. So the same key serves:
+//! A [`TokenKey`] is a private key that never leaves its token (an HSM, a smart card,
+//! SoftHSM2, kryoptic), of any KEM but secp256k1's:
 //!
-//! - the runtime API, as a [`typed_hpke::suite::DhHolder`]: wrap it in
-//!   [`ExternalDh`] wherever a `Suite` takes a private key,
-//!   in every mode, and in `SenderMode::Auth` as a sender's static key; `&dyn HeldKey` for the
-//!   OHTTP gateway (`GatewayKey::held`) and the JOSE / COSE decryptors;
-//! - the typed API, through [`TokenKey::typed`], a [`typed_hpke::kem::DhHolder`] of one KEM.
+//! - **DH-KEMs** (P-256, P-384, P-521 as `CKK_EC`; X25519 and X448 as `CKK_EC_MONTGOMERY`):
+//!   the token computes `DH(sk, peer)` with `CKM_ECDH1_DERIVE` and the null KDF (PKCS#11 v3.1
+//!   §6.3.15; for the NIST curves the shared point's x-coordinate, SEC 1 §3.3.1, and for the
+//!   Montgomery curves the RFC 7748 function, each RFC 9180 §7.1's `DH`), and typed-hpke does
+//!   the rest: it validates the peer before the token is asked, refuses an all-zero answer
+//!   (§7.1.4) and derives the shared secret and the context as with a key in the process.
+//!   Every mode, and the Auth sender's static key: wrap the key in [`ExternalDh`].
+//! - **ML-KEM-512/768/1024** (`CKK_ML_KEM`, PKCS#11 v3.2): the token decapsulates with
+//!   `C_DecapsulateKey` and `CKM_ML_KEM` (FIPS 203 `ML-KEM.Decaps`, draft-ietf-hpke-pq §3).
+//!   Base and PSK: wrap the key in [`ExternalDecap`].
+//! - **X-Wing, MLKEM768-P256, MLKEM1024-P384** (draft-ietf-hpke-pq §4): both halves in the
+//!   token, an ML-KEM key and an EC or Montgomery key with one label and `CKA_ID`; the token
+//!   answers `ML-KEM.Decaps` and `DH` and typed-hpke's [`SplitHybrid`] combines them. Base and
+//!   PSK: [`ExternalDecap`], or [`TokenKey::split`] for the typed halves.
 //!
-//! Curves: DHKEM(P-256, HKDF-SHA256), DHKEM(P-384, HKDF-SHA384) and DHKEM(P-521,
-//! HKDF-SHA512). X25519 and X448 (`CKK_EC_MONTGOMERY`) and ML-KEM (PKCS#11 v3.2's
-//! `C_DecapsulateKey`) are not offered by SoftHSM 2.6, the token CI tests against, so this
-//! crate does not claim them: a key of another kind is refused with
-//! [`Error::UnsupportedKem`].
+//! The same key serves the runtime API (`ExternalDh(&key)` / `ExternalDecap(&key)` wherever
+//! a `Suite` takes a private key; `&dyn HeldKey` for the OHTTP gateway and the JOSE / COSE
+//! decryptors) and the typed API ([`TokenKey::typed`], [`TokenKey::split`]). Which tokens
+//! offer which keys: the README's table.
 //!
 //! ```no_run
 //! use typed_hpke::kem::ExternalDh;
@@ -45,6 +49,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod kryoptic;
 pub mod softhsm;
 
 use std::fmt;
@@ -55,13 +60,19 @@ use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
 use cryptoki::mechanism::Mechanism;
 use cryptoki::mechanism::elliptic_curve::{EcKdf, Ecdh1DeriveParams};
-use cryptoki::object::{Attribute, AttributeType, KeyType, ObjectClass, ObjectHandle};
+use cryptoki::mechanism::misc::KeyDerivationStringData;
+use cryptoki::object::{
+    Attribute, AttributeType, KeyType, MlKemParameterSetType, ObjectClass, ObjectHandle,
+    ParameterSetType,
+};
 use cryptoki::session::{Session, UserType};
 use cryptoki::slot::Slot;
-use cryptoki::types::AuthPin;
+use cryptoki::types::{AuthPin, Ulong};
 use subtle::ConstantTimeEq;
 use typed_hpke::OsRng;
-use typed_hpke::kem::{AuthKem, ExternalDh, HeldKeyError, Kem};
+use typed_hpke::kem::{
+    AuthKem, ExternalDecap, ExternalDh, HeldKeyError, HybridKem, Kem, SplitHybrid,
+};
 use typed_hpke::suite::{AnyKem, PublicKey, ReceiverMode, SenderMode, Suite};
 use zeroize::Zeroizing;
 
@@ -74,7 +85,8 @@ pub enum Error {
     Pkcs11(cryptoki::error::Error),
     /// No token with this label, or no key with this label on it.
     NotFound,
-    /// A key of a kind this crate does not use: not an EC key on P-256, P-384 or P-521.
+    /// A key of a kind this crate does not use (an RSA key, an EC key on another curve, a
+    /// secp256k1 key), or a key asked for as another KEM's.
     UnsupportedKem,
     /// The token returned something malformed: a public point that is not one, a derived value
     /// of the wrong length.
@@ -100,7 +112,7 @@ impl fmt::Display for Error {
         match self {
             Self::Pkcs11(e) => write!(f, "PKCS#11: {e}"),
             Self::NotFound => f.write_str("no such token or key"),
-            Self::UnsupportedKem => f.write_str("not a P-256, P-384 or P-521 key"),
+            Self::UnsupportedKem => f.write_str("not a key of a KEM this crate keeps in a token"),
             Self::Malformed => f.write_str("malformed value from the token"),
             Self::Hpke(e) => write!(f, "HPKE: {e}"),
             Self::Ambiguous => f.write_str("more than one key answers to this label or id"),
@@ -129,40 +141,220 @@ impl From<cryptoki::error::Error> for Error {
     }
 }
 
-/// A curve this crate uses: its KEM, DER-encoded OID (`CKA_EC_PARAMS`), and `Ndh`.
+/// A Diffie-Hellman group this crate uses: its KEM, how a token names it and its sizes.
 #[derive(Clone, Copy)]
 struct Curve {
     kem_id: u16,
     /// The KEM's own KDF, for the key-binding check.
     kdf_id: u16,
+    /// `CKK_EC` (short Weierstrass) or `CKK_EC_MONTGOMERY` (RFC 7748).
+    key_type: KeyType,
+    /// `CKA_EC_PARAMS` as this crate writes it: the curve's OID, DER.
     oid: &'static [u8],
+    /// `CKA_EC_PARAMS` as a token may hold it otherwise: PKCS#11 3.0's curve name (a DER
+    /// PrintableString) for the Montgomery curves.
+    name: Option<&'static [u8]>,
+    /// `Ndh`: the x-coordinate (NIST curves) or the u-coordinate (Montgomery) DH gives.
     ndh: usize,
+    /// `Npk`: the SEC 1 uncompressed point or the RFC 7748 u-coordinate.
+    npk: usize,
 }
 
-/// The NIST curves, by KEM (RFC 9180 §7.1; OIDs of RFC 5480 §2.1.1.1).
-const CURVES: [Curve; 3] = [
+impl Curve {
+    fn montgomery(&self) -> bool {
+        self.key_type == KeyType::EC_MONTGOMERY
+    }
+
+    fn named(&self, params: &[u8]) -> bool {
+        params == self.oid || self.name == Some(params)
+    }
+
+    /// The peer as `CK_ECDH1_DERIVE_PARAMS` carries it: for the NIST curves the DER OCTET
+    /// STRING `CKA_EC_POINT` has, which every token must accept beside the raw point (PKCS#11
+    /// v3.1 §2.3.11); for the Montgomery curves the raw u-coordinate, the only form their
+    /// section (§2.3.7) names.
+    fn peer_data(&self, peer: &[u8]) -> Vec<u8> {
+        if self.montgomery() {
+            peer.to_vec()
+        } else {
+            der_octet_string(peer)
+        }
+    }
+
+    /// `CKA_EC_POINT` as this crate writes it for a public key object: the DER OCTET STRING
+    /// for the NIST curves, the raw u-coordinate for the Montgomery ones (§2.3.7).
+    fn ec_point(&self, point: &[u8]) -> Vec<u8> {
+        self.peer_data(point)
+    }
+}
+
+/// The Diffie-Hellman groups, by KEM (RFC 9180 §7.1; OIDs of RFC 5480 §2.1.1.1 and RFC 8410
+/// §3).
+const CURVES: [Curve; 5] = [
     // secp256r1, 1.2.840.10045.3.1.7
     Curve {
-        kem_id: <typed_hpke::kem::DhKemP256HkdfSha256 as typed_hpke::kem::Kem>::ID,
+        kem_id: <typed_hpke::kem::DhKemP256HkdfSha256 as Kem>::ID,
         kdf_id: <typed_hpke::kdf::HkdfSha256 as typed_hpke::kdf::Kdf>::ID,
+        key_type: KeyType::EC,
         oid: &[0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07],
+        name: None,
         ndh: 32,
+        npk: 65,
     },
     // secp384r1, 1.3.132.0.34
     Curve {
-        kem_id: <typed_hpke::kem::DhKemP384HkdfSha384 as typed_hpke::kem::Kem>::ID,
+        kem_id: <typed_hpke::kem::DhKemP384HkdfSha384 as Kem>::ID,
         kdf_id: <typed_hpke::kdf::HkdfSha384 as typed_hpke::kdf::Kdf>::ID,
+        key_type: KeyType::EC,
         oid: &[0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x22],
+        name: None,
         ndh: 48,
+        npk: 97,
     },
     // secp521r1, 1.3.132.0.35
     Curve {
-        kem_id: <typed_hpke::kem::DhKemP521HkdfSha512 as typed_hpke::kem::Kem>::ID,
+        kem_id: <typed_hpke::kem::DhKemP521HkdfSha512 as Kem>::ID,
         kdf_id: <typed_hpke::kdf::HkdfSha512 as typed_hpke::kdf::Kdf>::ID,
+        key_type: KeyType::EC,
         oid: &[0x06, 0x05, 0x2b, 0x81, 0x04, 0x00, 0x23],
+        name: None,
         ndh: 66,
+        npk: 133,
+    },
+    // id-X25519, 1.3.101.110; or PrintableString "curve25519"
+    Curve {
+        kem_id: <typed_hpke::kem::DhKemX25519HkdfSha256 as Kem>::ID,
+        kdf_id: <typed_hpke::kdf::HkdfSha256 as typed_hpke::kdf::Kdf>::ID,
+        key_type: KeyType::EC_MONTGOMERY,
+        oid: &[0x06, 0x03, 0x2b, 0x65, 0x6e],
+        name: Some(b"\x13\x0acurve25519"),
+        ndh: 32,
+        npk: 32,
+    },
+    // id-X448, 1.3.101.111; or PrintableString "curve448"
+    Curve {
+        kem_id: <typed_hpke::kem::DhKemX448HkdfSha512 as Kem>::ID,
+        kdf_id: <typed_hpke::kdf::HkdfSha512 as typed_hpke::kdf::Kdf>::ID,
+        key_type: KeyType::EC_MONTGOMERY,
+        oid: &[0x06, 0x03, 0x2b, 0x65, 0x6f],
+        name: Some(b"\x13\x08curve448"),
+        ndh: 56,
+        npk: 56,
     },
 ];
+
+/// An ML-KEM parameter set (FIPS 203; `CKK_ML_KEM`, PKCS#11 v3.2 §6.67) by KEM
+/// (draft-ietf-hpke-pq §3).
+#[derive(Clone, Copy)]
+struct MlKemSet {
+    kem_id: u16,
+    set: MlKemParameterSetType,
+    /// The encapsulation key's length (`CKA_VALUE` of the public key object).
+    npk: usize,
+    /// The ciphertext's length.
+    nenc: usize,
+}
+
+const ML_KEMS: [MlKemSet; 3] = [
+    MlKemSet {
+        kem_id: <typed_hpke::kem::MlKem512 as Kem>::ID,
+        set: MlKemParameterSetType::ML_KEM_512,
+        npk: 800,
+        nenc: 768,
+    },
+    MlKemSet {
+        kem_id: <typed_hpke::kem::MlKem768 as Kem>::ID,
+        set: MlKemParameterSetType::ML_KEM_768,
+        npk: 1184,
+        nenc: 1088,
+    },
+    MlKemSet {
+        kem_id: <typed_hpke::kem::MlKem1024 as Kem>::ID,
+        set: MlKemParameterSetType::ML_KEM_1024,
+        npk: 1568,
+        nenc: 1568,
+    },
+];
+
+/// ML-KEM's shared secret: 32 bytes for every parameter set (FIPS 203 §7.3).
+const ML_KEM_SECRET: usize = 32;
+
+/// The PQ/T hybrids (draft-ietf-hpke-pq §4): the hybrid's KEM, its ML-KEM half's and its
+/// traditional half's. A hybrid key in a token is two key pairs with one label and `CKA_ID`.
+const HYBRIDS: [(u16, u16, u16); 3] = [
+    (
+        <typed_hpke::kem::XWing as Kem>::ID,
+        <typed_hpke::kem::MlKem768 as Kem>::ID,
+        <typed_hpke::kem::DhKemX25519HkdfSha256 as Kem>::ID,
+    ),
+    (
+        <typed_hpke::kem::MlKem768P256 as Kem>::ID,
+        <typed_hpke::kem::MlKem768 as Kem>::ID,
+        <typed_hpke::kem::DhKemP256HkdfSha256 as Kem>::ID,
+    ),
+    (
+        <typed_hpke::kem::MlKem1024P384 as Kem>::ID,
+        <typed_hpke::kem::MlKem1024 as Kem>::ID,
+        <typed_hpke::kem::DhKemP384HkdfSha384 as Kem>::ID,
+    ),
+];
+
+/// What a key of a KEM is made of in a token.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// One EC or Montgomery key pair, for `CKM_ECDH1_DERIVE`.
+    Dh(Curve),
+    /// One ML-KEM key pair, for `C_DecapsulateKey`.
+    MlKem(MlKemSet),
+    /// One of each, with one label and `CKA_ID`.
+    Hybrid {
+        kem_id: u16,
+        ml_kem: MlKemSet,
+        curve: Curve,
+    },
+}
+
+impl Kind {
+    fn of_kem(kem_id: u16) -> Result<Self, Error> {
+        if let Some(curve) = CURVES.into_iter().find(|c| c.kem_id == kem_id) {
+            return Ok(Self::Dh(curve));
+        }
+        if let Some(set) = ML_KEMS.into_iter().find(|m| m.kem_id == kem_id) {
+            return Ok(Self::MlKem(set));
+        }
+        let (_, m, t) = HYBRIDS
+            .into_iter()
+            .find(|h| h.0 == kem_id)
+            .ok_or(Error::UnsupportedKem)?;
+        Ok(Self::Hybrid {
+            kem_id,
+            ml_kem: ml_kem_of_kem(m)?,
+            curve: curve_of_kem(t)?,
+        })
+    }
+
+    /// The hybrid of an ML-KEM half and a DH half, if there is one.
+    fn of_halves(ml_kem: MlKemSet, curve: Curve) -> Result<Self, Error> {
+        let (kem_id, _, _) = HYBRIDS
+            .into_iter()
+            .find(|h| h.1 == ml_kem.kem_id && h.2 == curve.kem_id)
+            .ok_or(Error::UnsupportedKem)?;
+        Ok(Self::Hybrid {
+            kem_id,
+            ml_kem,
+            curve,
+        })
+    }
+
+    /// The key pairs a key of this kind is, the ML-KEM one first (`pk = pk_PQ || pk_T`).
+    fn halves(&self) -> Vec<Half> {
+        match *self {
+            Self::Dh(curve) => vec![Half::Dh(curve)],
+            Self::MlKem(set) => vec![Half::MlKem(set)],
+            Self::Hybrid { ml_kem, curve, .. } => vec![Half::MlKem(ml_kem), Half::Dh(curve)],
+        }
+    }
+}
 
 fn curve_of_kem(kem_id: u16) -> Result<Curve, Error> {
     CURVES
@@ -171,10 +363,24 @@ fn curve_of_kem(kem_id: u16) -> Result<Curve, Error> {
         .ok_or(Error::UnsupportedKem)
 }
 
-fn curve_of_oid(oid: &[u8]) -> Result<Curve, Error> {
+fn ml_kem_of_kem(kem_id: u16) -> Result<MlKemSet, Error> {
+    ML_KEMS
+        .into_iter()
+        .find(|m| m.kem_id == kem_id)
+        .ok_or(Error::UnsupportedKem)
+}
+
+fn curve_of_params(key_type: KeyType, params: &[u8]) -> Result<Curve, Error> {
     CURVES
         .into_iter()
-        .find(|c| c.oid == oid)
+        .find(|c| c.key_type == key_type && c.named(params))
+        .ok_or(Error::UnsupportedKem)
+}
+
+fn ml_kem_of_set(set: ParameterSetType) -> Result<MlKemSet, Error> {
+    ML_KEMS
+        .into_iter()
+        .find(|m| Ulong::from(ParameterSetType::from(m.set)) == Ulong::from(set))
         .ok_or(Error::UnsupportedKem)
 }
 
@@ -235,15 +441,31 @@ enum Selector<'a> {
     Id(&'a [u8]),
 }
 
-/// A private key object found, with what was read of it.
-struct Found {
+/// One private key object of a key, with what was read of it.
+struct FoundHalf {
     handle: ObjectHandle,
-    label: Vec<u8>,
-    id: Vec<u8>,
-    curve: Curve,
+    half: Half,
     /// The private object's own `CKA_EC_POINT`, where the token keeps one.
     point: Option<Vec<u8>>,
 }
+
+/// The kind of one key pair in the token.
+#[derive(Clone, Copy)]
+enum Half {
+    Dh(Curve),
+    MlKem(MlKemSet),
+}
+
+/// A key's private key objects (one, or two for a hybrid) and what identifies it.
+struct Found {
+    label: Vec<u8>,
+    id: Vec<u8>,
+    kind: Kind,
+    halves: Vec<FoundHalf>,
+}
+
+/// Private key objects read for one lookup: a hybrid key has two.
+const MAX_PRIVATE: usize = 2;
 
 impl Token {
     /// Loads the PKCS#11 module at `module` (initializing it unless this process already
@@ -301,56 +523,57 @@ impl Token {
         }
     }
 
-    /// Generates a key pair of the DH-KEM `kem_id` on the token, labelled `label`: the private
-    /// key sensitive, not extractable, with `CKA_DERIVE`; both objects stored on the token
-    /// (`CKA_TOKEN`), private to the logged-in user (`CKA_PRIVATE`: no session without the PIN
-    /// sees, replaces or removes them) and carrying one new random `CKA_ID`. The key returned
-    /// is the pair the token made, from the handles it returned.
+    /// Generates a key of the KEM `kem_id` on the token, labelled `label`: a DH-KEM's EC
+    /// (`CKM_EC_KEY_PAIR_GEN`) or Montgomery (`CKM_EC_MONTGOMERY_KEY_PAIR_GEN`) pair with
+    /// `CKA_DERIVE`, an ML-KEM pair (`CKM_ML_KEM_KEY_PAIR_GEN`) with `CKA_DECAPSULATE`, or for a
+    /// hybrid one of each. Every private key is sensitive and not extractable; every object is
+    /// stored on the token (`CKA_TOKEN`), private to the logged-in user (`CKA_PRIVATE`: no
+    /// session without the PIN sees, replaces or removes it) and carries the key's one new
+    /// random `CKA_ID`. The key returned is what the token made, from the handles it returned.
     ///
     /// # Errors
     /// [`Error::LabelInUse`] if a private key already has this label ([`Token::replace_key`]
-    /// replaces it); [`Error::UnsupportedKem`] for a KEM other than DHKEM(P-256/384/521);
-    /// [`Error::Pkcs11`].
+    /// replaces it); [`Error::UnsupportedKem`] for a KEM this crate does not keep in a token
+    /// (secp256k1's); [`Error::Pkcs11`], for a token without the mechanism among others.
     pub fn generate_key(&self, kem_id: u16, label: &str) -> Result<TokenKey, Error> {
         self.generate(kem_id, label, true)
     }
 
-    /// Generates a key pair as [`Token::generate_key`] does, then destroys the pair that had
-    /// the label (if one did): for a key rotated in place. Between the two steps a lookup of
-    /// the label is [`Error::Ambiguous`], never the wrong key.
+    /// Generates a key as [`Token::generate_key`] does, then destroys the key that had the
+    /// label (if one did): for a key rotated in place. Between the two steps a lookup of the
+    /// label is [`Error::Ambiguous`], never the wrong key.
     ///
     /// # Errors
     /// As [`Token::generate_key`], but for the label in use; [`Error::Ambiguous`] if the label
-    /// names more than one private key already.
+    /// names more than one key already.
     pub fn replace_key(&self, kem_id: u16, label: &str) -> Result<TokenKey, Error> {
-        curve_of_kem(kem_id)?;
+        let kind = Kind::of_kem(kem_id)?;
         let session = self.session()?;
-        let old = self.find(&session, &Selector::Label(label));
-        let old = match old {
+        let old = match self.find(&session, &Selector::Label(label)) {
             Ok(found) => Some(found),
             Err(Error::NotFound) => None,
             Err(e) => return Err(e),
         };
-        let key = self.generate_pair(&session, kem_id, label, true)?;
+        let key = self.generate_kind(&session, kind, label, true)?;
         if let Some(old) = old {
             self.destroy_found(&session, &old)?;
         }
         Ok(key)
     }
 
-    /// As [`Token::generate_key`], with `CKA_DERIVE` as `derive` (false makes a key the token
-    /// will not derive with: for tests of that refusal).
+    /// As [`Token::generate_key`], with `CKA_DERIVE` (or `CKA_DECAPSULATE`) as `usable` (false
+    /// makes a key the token will not compute with: for tests of that refusal).
     #[doc(hidden)]
-    pub fn generate(&self, kem_id: u16, label: &str, derive: bool) -> Result<TokenKey, Error> {
-        curve_of_kem(kem_id)?;
+    pub fn generate(&self, kem_id: u16, label: &str, usable: bool) -> Result<TokenKey, Error> {
+        let kind = Kind::of_kem(kem_id)?;
         let session = self.session()?;
         self.refuse_label_in_use(&session, label)?;
-        let key = self.generate_pair(&session, kem_id, label, derive)?;
+        let key = self.generate_kind(&session, kind, label, usable)?;
         self.alone(&session, key, label)
     }
 
     /// `key`, just made under `label`, if no other private key took the label meanwhile (PKCS#11
-    /// has no create-if-absent: two writers can both see it free); else the new pair is
+    /// has no create-if-absent: two writers can both see it free); else the new key is
     /// destroyed again and the label is in use.
     fn alone(&self, session: &Session, key: TokenKey, label: &str) -> Result<TokenKey, Error> {
         match self.find(session, &Selector::Label(label)) {
@@ -372,44 +595,38 @@ impl Token {
         }
     }
 
-    fn generate_pair(
+    /// Makes the pairs of `kind` under `label` and one new id; a hybrid's first pair is
+    /// destroyed again if its second cannot be made.
+    fn generate_kind(
         &self,
         session: &Session,
-        kem_id: u16,
+        kind: Kind,
         label: &str,
-        derive: bool,
+        usable: bool,
     ) -> Result<TokenKey, Error> {
-        let curve = curve_of_kem(kem_id)?;
         let id = session.generate_random_vec(ID_LEN as u32)?;
-        let label = label.as_bytes().to_vec();
-        let public = [
-            Attribute::Token(true),
-            Attribute::Private(true),
-            Attribute::KeyType(KeyType::EC),
-            Attribute::EcParams(curve.oid.to_vec()),
-            Attribute::Label(label.clone()),
-            Attribute::Id(id.clone()),
-            Attribute::Derive(derive),
-        ];
-        let private = [
-            Attribute::Token(true),
-            Attribute::Private(true),
-            Attribute::Sensitive(true),
-            Attribute::Extractable(false),
-            Attribute::Derive(derive),
-            Attribute::Label(label),
-            Attribute::Id(id.clone()),
-        ];
-        let (public, private) =
-            session.generate_key_pair(&Mechanism::EccKeyPairGen, &public, &private)?;
-        let point = read_point(session, public, curve)?;
-        self.token_key(private, Some(public), id, curve, point)
+        let label = label.as_bytes();
+        let mut made = Vec::with_capacity(2);
+        for half in kind.halves() {
+            match generate_half(session, half, label, &id, usable) {
+                Ok(pair) => made.push(pair),
+                Err(e) => {
+                    destroy_pairs(session, made);
+                    return Err(e);
+                }
+            }
+        }
+        self.token_key(kind, id, made)
     }
 
-    /// Imports `private_key` (a runtime key of DHKEM(P-256/384/521)) into the token as a
-    /// sensitive, non-extractable key pair labelled `label`, private to the user and with a
-    /// new random `CKA_ID`, as [`Token::generate_key`] makes them: for a key made elsewhere
-    /// that is to live in the token from now on. The bytes pass through this process once.
+    /// Imports `private_key` into the token as [`Token::generate_key`] makes keys (sensitive,
+    /// not extractable, private to the user, one new random `CKA_ID`), labelled `label`: for a
+    /// key made elsewhere that is to live in the token from now on. A DH-KEM key goes in as its
+    /// scalar (`CKA_VALUE`), an ML-KEM key as its seed `d || z` (`CKA_SEED`, PKCS#11 v3.2
+    /// §6.67.4), a hybrid key as the two keys its seed expands to
+    /// ([`typed_hpke::kem::PrivateKey::halves`]): the hybrid's own seed has no place in PKCS#11,
+    /// so the key in the token is the same key with no seed. The bytes pass through this
+    /// process once and are wiped.
     ///
     /// # Errors
     /// As [`Token::generate_key`].
@@ -418,74 +635,50 @@ impl Token {
         private_key: &typed_hpke::suite::PrivateKey,
         label: &str,
     ) -> Result<TokenKey, Error> {
-        let curve = curve_of_kem(private_key.kem_id())?;
+        let kind = Kind::of_kem(private_key.kem_id())?;
         let session = self.session()?;
         self.refuse_label_in_use(&session, label)?;
         let id = session.generate_random_vec(ID_LEN as u32)?;
-        let label_bytes = label.as_bytes().to_vec();
-        let scalar = Zeroizing::new(private_key.to_bytes().to_vec());
-        let public_key = private_key.public_key();
-        let public = session.create_object(&[
-            Attribute::Class(ObjectClass::PUBLIC_KEY),
-            Attribute::KeyType(KeyType::EC),
-            Attribute::Token(true),
-            Attribute::Private(true),
-            Attribute::EcParams(curve.oid.to_vec()),
-            Attribute::EcPoint(der_octet_string(public_key.as_bytes())),
-            Attribute::Label(label_bytes.clone()),
-            Attribute::Id(id.clone()),
-        ])?;
-        // `Attribute::Value` takes a `Vec`: the one copy of the scalar made for it is wiped
-        // once the token has it, whatever the token answered.
-        let mut template = [
-            Attribute::Class(ObjectClass::PRIVATE_KEY),
-            Attribute::KeyType(KeyType::EC),
-            Attribute::Token(true),
-            Attribute::Private(true),
-            Attribute::Sensitive(true),
-            Attribute::Extractable(false),
-            Attribute::Derive(true),
-            Attribute::EcParams(curve.oid.to_vec()),
-            Attribute::Label(label_bytes),
-            Attribute::Id(id.clone()),
-            Attribute::Value(scalar.to_vec()),
-        ];
-        let created = session.create_object(&template);
-        for attribute in &mut template {
-            if let Attribute::Value(v) = attribute {
-                zeroize::Zeroize::zeroize(v);
+        let label_bytes = label.as_bytes();
+        let halves = match kind {
+            Kind::Dh(_) | Kind::MlKem(_) => vec![private_key.clone()],
+            Kind::Hybrid { kem_id, .. } => split_private(kem_id, private_key)?,
+        };
+        let mut made = Vec::with_capacity(2);
+        for (half, key) in kind.halves().into_iter().zip(&halves) {
+            match import_half(&session, half, key, label_bytes, &id) {
+                Ok(pair) => made.push(pair),
+                Err(e) => {
+                    destroy_pairs(&session, made);
+                    return Err(e);
+                }
             }
         }
-        let private = match created {
-            Ok(handle) => handle,
-            Err(e) => {
-                let _ = session.destroy_object(public);
-                return Err(e.into());
-            }
-        };
-        let key = self.token_key(private, Some(public), id, curve, public_key)?;
+        let key = self.token_key(kind, id, made)?;
         self.alone(&session, key, label)
     }
 
-    /// The key pair whose private key is labelled `label`.
+    /// The key whose private key (or, for a hybrid, both private keys) is labelled `label`.
     ///
-    /// Exactly one private key may carry the label ([`Error::Ambiguous`] otherwise). Its public
-    /// key is the private object's own `CKA_EC_POINT` where the token keeps one; else the
-    /// public key object with the same label and `CKA_ID` whose point the private key is shown
-    /// to match, by one derivation on the token, before it is trusted. A public object that
-    /// someone else wrote under the label (PKCS#11 lets a session without the PIN create public
-    /// objects), or swapped in after the fact, is never the key returned: with no match the
-    /// lookup is [`Error::PublicKeyMismatch`].
+    /// Exactly one key may carry the label ([`Error::Ambiguous`] otherwise): one private key
+    /// object with `CKA_PRIVATE`, or an ML-KEM one and an EC one with one `CKA_ID`, which is a
+    /// hybrid key. Each private key's public key is the private object's own `CKA_EC_POINT`
+    /// where the token keeps one; else the public key object with the same label, `CKA_ID` and
+    /// key type that the private key is shown to match, by one derivation or decapsulation on
+    /// the token, before it is trusted. A public object that someone else wrote under the
+    /// label (PKCS#11 lets a session without the PIN create public objects), or swapped in
+    /// after the fact, is never the key returned: with no match the lookup is
+    /// [`Error::PublicKeyMismatch`].
     ///
     /// # Errors
     /// [`Error::NotFound`] if there is no private key with the label, or no public key for it;
     /// [`Error::Ambiguous`]; [`Error::PublicKeyMismatch`]; [`Error::UnsupportedKem`] for a key
-    /// that is not EC on a curve of this crate; [`Error::Pkcs11`].
+    /// of a kind or curve this crate does not use; [`Error::Pkcs11`].
     pub fn key(&self, label: &str) -> Result<TokenKey, Error> {
         self.key_by(&Selector::Label(label))
     }
 
-    /// The key pair whose private key has the `CKA_ID` `id` ([`TokenKey::id`]), checked as
+    /// The key whose private key objects have the `CKA_ID` `id` ([`TokenKey::id`]), checked as
     /// [`Token::key`] checks it.
     ///
     /// # Errors
@@ -497,11 +690,14 @@ impl Token {
     fn key_by(&self, selector: &Selector<'_>) -> Result<TokenKey, Error> {
         let session = self.session()?;
         let found = self.find(&session, selector)?;
-        let (public, public_key) = self.bound_public(&session, &found)?;
-        self.token_key(found.handle, public, found.id, found.curve, public_key)
+        let mut pairs = Vec::with_capacity(found.halves.len());
+        for half in &found.halves {
+            pairs.push(self.bound_public(&session, &found, half)?);
+        }
+        self.token_key(found.kind, found.id, pairs)
     }
 
-    /// The one private key `selector` names, and what identifies its pair.
+    /// The one key `selector` names, and what identifies it.
     fn find(&self, session: &Session, selector: &Selector<'_>) -> Result<Found, Error> {
         // `CKA_PRIVATE`: a session without the PIN can create token objects, private keys of
         // its own choosing among them, but only private ones with the PIN.
@@ -513,64 +709,64 @@ impl Token {
             Selector::Label(label) => Attribute::Label(label.as_bytes().to_vec()),
             Selector::Id(id) => Attribute::Id(id.to_vec()),
         });
-        let handle = match session.find_objects(&template)?[..] {
-            [] => return Err(Error::NotFound),
-            [handle] => handle,
-            _ => return Err(Error::Ambiguous),
-        };
-        let (mut label, mut id, mut params, mut key_type, mut point) =
-            (Vec::new(), Vec::new(), None, None, None);
-        for attribute in session.get_attributes(
-            handle,
-            &[
-                AttributeType::Label,
-                AttributeType::Id,
-                AttributeType::KeyType,
-                AttributeType::EcParams,
-            ],
-        )? {
-            match attribute {
-                Attribute::Label(l) => label = l,
-                Attribute::Id(i) => id = i,
-                Attribute::KeyType(t) => key_type = Some(t),
-                Attribute::EcParams(p) => params = Some(p),
-                _ => {}
-            }
+        let handles = session.find_objects(&template)?;
+        if handles.is_empty() {
+            return Err(Error::NotFound);
         }
-        if key_type != Some(KeyType::EC) {
-            return Err(Error::UnsupportedKem);
+        if handles.len() > MAX_PRIVATE {
+            return Err(Error::Ambiguous);
         }
-        let curve = curve_of_oid(&params.ok_or(Error::UnsupportedKem)?)?;
-        // PKCS#11 3.x lets a token keep the point on the private object too (kryoptic does,
-        // SoftHSM 2.6 does not): asked apart, as a token without it answers "invalid type".
-        if let Ok(attributes) = session.get_attributes(handle, &[AttributeType::EcPoint]) {
-            for attribute in attributes {
-                if let Attribute::EcPoint(p) = attribute {
-                    point = Some(p);
+        let mut read = Vec::with_capacity(handles.len());
+        for handle in handles {
+            read.push(read_private(session, handle)?);
+        }
+        let (label, id) = (read[0].0.clone(), read[0].1.clone());
+        let kind = match &read[..] {
+            [(_, _, one)] => match one.half {
+                Half::Dh(curve) => Kind::Dh(curve),
+                Half::MlKem(set) => Kind::MlKem(set),
+            },
+            // Two private keys: a hybrid only if they are one ML-KEM and one EC key that
+            // share a (non-empty) id and the label; else two keys under one label.
+            [(l0, i0, a), (l1, i1, b)] if l0 == l1 && i0 == i1 && !i0.is_empty() => {
+                match (a.half, b.half) {
+                    (Half::MlKem(set), Half::Dh(curve)) | (Half::Dh(curve), Half::MlKem(set)) => {
+                        Kind::of_halves(set, curve).map_err(|_| Error::Ambiguous)?
+                    }
+                    _ => return Err(Error::Ambiguous),
                 }
             }
-        }
+            _ => return Err(Error::Ambiguous),
+        };
+        let mut halves: Vec<FoundHalf> = read.into_iter().map(|(_, _, half)| half).collect();
+        // The ML-KEM half first, as a hybrid's key is `pk_PQ || pk_T`.
+        halves.sort_by_key(|h| matches!(h.half, Half::Dh(_)));
         Ok(Found {
-            handle,
             label,
             id,
-            curve,
-            point,
+            kind,
+            halves,
         })
     }
 
-    /// The public key of `found`'s pair, shown to be its own: its public object's handle (if
-    /// one matched) and the key.
+    /// The public key of one private key of `found`, shown to be its own: its public object's
+    /// handle (if one matched) and the key.
     fn bound_public(
         &self,
         session: &Session,
         found: &Found,
-    ) -> Result<(Option<ObjectHandle>, PublicKey), Error> {
+        half: &FoundHalf,
+    ) -> Result<Pair, Error> {
+        let key_type = match half.half {
+            Half::Dh(curve) => curve.key_type,
+            Half::MlKem(_) => KeyType::ML_KEM,
+        };
         // The pair's public objects made with the PIN first (this crate's are); only for a
         // pair with none (made by another tool) those anyone could have written.
         let template = |private| {
             [
                 Attribute::Class(ObjectClass::PUBLIC_KEY),
+                Attribute::KeyType(key_type),
                 Attribute::Private(private),
                 Attribute::Label(found.label.clone()),
                 Attribute::Id(found.id.clone()),
@@ -583,97 +779,54 @@ impl Token {
         if candidates.len() > MAX_CANDIDATES {
             return Err(Error::Ambiguous);
         }
-        let kem = AnyKem::new(found.curve.kem_id).map_err(Error::Hpke)?;
         // The private object's own point, where the token keeps one, is the key.
-        if let Some(point) = &found.point {
-            let point = point_of(point, 2 * found.curve.ndh + 1).ok_or(Error::Malformed)?;
-            let public_key = kem.public_key_from_bytes(point).map_err(Error::Hpke)?;
+        if let (Half::Dh(curve), Some(point)) = (half.half, &half.point) {
+            let point = point_of(point, curve.npk).ok_or(Error::Malformed)?;
+            let public_key = AnyKem::new(curve.kem_id)
+                .map_err(Error::Hpke)?
+                .public_key_from_bytes(point)
+                .map_err(Error::Hpke)?;
             let public = candidates
                 .into_iter()
-                .find(|&c| read_point(session, c, found.curve).is_ok_and(|p| p == public_key));
-            return Ok((public, public_key));
+                .find(|&c| read_public(session, c, half.half).is_ok_and(|p| p == public_key));
+            return Ok(Pair {
+                half: half.half,
+                private: half.handle,
+                public,
+                public_key,
+            });
         }
         if candidates.is_empty() {
             return Err(Error::NotFound);
         }
         for candidate in candidates {
-            let Ok(public_key) = read_point(session, candidate, found.curve) else {
+            let Ok(public_key) = read_public(session, candidate, half.half) else {
                 continue;
             };
-            if self.binds(session, found, &public_key)? {
-                return Ok((Some(candidate), public_key));
+            if binds(session, half, &public_key)? {
+                return Ok(Pair {
+                    half: half.half,
+                    private: half.handle,
+                    public: Some(candidate),
+                    public_key,
+                });
             }
         }
         Err(Error::PublicKeyMismatch)
     }
 
-    /// Whether the private key `found` is the one of `public_key`: a message sealed here to
-    /// `public_key` (HPKE Base mode, an export only) is opened by the token's key. One
-    /// derivation on the token. A token's own answer that it cannot derive is its error.
-    fn binds(
-        &self,
-        session: &Session,
-        found: &Found,
-        public_key: &PublicKey,
-    ) -> Result<bool, Error> {
-        const INFO: &[u8] = b"typed-hpke-pkcs11 key binding";
-        let suite =
-            Suite::new(found.curve.kem_id, found.curve.kdf_id, EXPORT_ONLY).map_err(Error::Hpke)?;
-        let (mut sent, mut received) = (Zeroizing::new([0u8; 32]), Zeroizing::new([0u8; 32]));
-        let enc = suite
-            .send_export(
-                &mut OsRng::default(),
-                public_key,
-                INFO,
-                b"",
-                &mut sent[..],
-                SenderMode::Base,
-            )
-            .map_err(Error::Hpke)?;
-        let probe = Probe {
-            session,
-            handle: found.handle,
-            curve: found.curve,
-            public_key,
-        };
-        match suite.receive_export(
-            &enc,
-            &ExternalDh(&probe),
-            INFO,
-            b"",
-            &mut received[..],
-            ReceiverMode::Base,
-        ) {
-            Ok(()) => Ok(bool::from(sent[..].ct_eq(&received[..]))),
-            Err(HeldKeyError::Holder(e)) => Err(e),
-            // The token answered with a value typed-hpke refuses (zeros): no match.
-            Err(HeldKeyError::Hpke(_)) => Ok(false),
-        }
-    }
-
-    fn token_key(
-        &self,
-        private: ObjectHandle,
-        public: Option<ObjectHandle>,
-        id: Vec<u8>,
-        curve: Curve,
-        public_key: PublicKey,
-    ) -> Result<TokenKey, Error> {
-        Ok(TokenKey(Arc::new(Inner {
+    fn token_key(&self, kind: Kind, id: Vec<u8>, pairs: Vec<Pair>) -> Result<TokenKey, Error> {
+        let pool = Arc::new(Pool {
             workers: vec![Mutex::new(Worker::new(self.session()?))],
             next: AtomicUsize::new(0),
             token: self.clone(),
-            private,
-            public,
-            id,
-            public_key,
-            curve,
-        })))
+        });
+        TokenKey::assemble(pool, kind, id, pairs)
     }
 
-    /// Destroys the key pair whose private key is labelled `label`: that private key object
-    /// and its pair's public key objects (the label's with the private key's `CKA_ID`; for a
-    /// pair without an id, the one shown to match), and nothing else.
+    /// Destroys the key whose private key is labelled `label`: its private key objects and
+    /// their public key objects (the label's with the key's `CKA_ID`; for a pair without an
+    /// id, the one shown to match), and nothing else.
     ///
     /// # Errors
     /// [`Error::NotFound`], [`Error::Ambiguous`], [`Error::Pkcs11`].
@@ -683,9 +836,9 @@ impl Token {
         self.destroy_found(&session, &found)
     }
 
-    /// Destroys the key pair whose private key has the `CKA_ID` `id`, as [`Token::destroy_key`]
-    /// does: for a label that two writers left with two pairs, which [`Token::destroy_key`]
-    /// refuses as ambiguous.
+    /// Destroys the key whose private key objects have the `CKA_ID` `id`, as
+    /// [`Token::destroy_key`] does: for a label that two writers left with two keys, which
+    /// [`Token::destroy_key`] refuses as ambiguous.
     ///
     /// # Errors
     /// As [`Token::destroy_key`].
@@ -696,16 +849,20 @@ impl Token {
     }
 
     fn destroy_found(&self, session: &Session, found: &Found) -> Result<(), Error> {
-        // A pair this crate made has a random id on both objects: its public key objects are
-        // those of the label and that id (none other can have it unless it could read the
-        // pair's, which the PIN guards). A pair without an id (made by another tool): the
+        // A key this crate made has a random id on all its objects: its public key objects
+        // are those of the label and that id (none other can have it unless it could read the
+        // key's, which the PIN guards). A pair without an id (made by another tool): the
         // public object shown to match, if one does.
         let public = if found.id.is_empty() {
-            match self.bound_public(session, found) {
-                Ok((public, _)) => public.into_iter().collect(),
-                Err(Error::Pkcs11(e)) => return Err(Error::Pkcs11(e)),
-                Err(_) => Vec::new(),
+            let mut public = Vec::new();
+            for half in &found.halves {
+                match self.bound_public(session, found, half) {
+                    Ok(pair) => public.extend(pair.public),
+                    Err(Error::Pkcs11(e)) => return Err(Error::Pkcs11(e)),
+                    Err(_) => {}
+                }
             }
+            public
         } else {
             session.find_objects(&[
                 Attribute::Class(ObjectClass::PUBLIC_KEY),
@@ -716,42 +873,187 @@ impl Token {
         for object in public {
             session.destroy_object(object)?;
         }
-        session.destroy_object(found.handle)?;
+        for half in &found.halves {
+            session.destroy_object(half.handle)?;
+        }
         Ok(())
     }
+}
+
+/// A private key object's label, id and kind (and its own `CKA_EC_POINT`, where kept).
+fn read_private(
+    session: &Session,
+    handle: ObjectHandle,
+) -> Result<(Vec<u8>, Vec<u8>, FoundHalf), Error> {
+    let (mut label, mut id, mut key_type) = (Vec::new(), Vec::new(), None);
+    for attribute in session.get_attributes(
+        handle,
+        &[
+            AttributeType::Label,
+            AttributeType::Id,
+            AttributeType::KeyType,
+        ],
+    )? {
+        match attribute {
+            Attribute::Label(l) => label = l,
+            Attribute::Id(i) => id = i,
+            Attribute::KeyType(t) => key_type = Some(t),
+            _ => {}
+        }
+    }
+    let key_type = key_type.ok_or(Error::UnsupportedKem)?;
+    let (half, point) = if key_type == KeyType::ML_KEM {
+        let set = match session.get_attributes(handle, &[AttributeType::ParameterSet])?[..] {
+            [Attribute::ParameterSet(set)] => set,
+            _ => return Err(Error::UnsupportedKem),
+        };
+        (Half::MlKem(ml_kem_of_set(set)?), None)
+    } else if key_type == KeyType::EC || key_type == KeyType::EC_MONTGOMERY {
+        let params = match session.get_attributes(handle, &[AttributeType::EcParams])?[..] {
+            [Attribute::EcParams(ref p)] => p.clone(),
+            _ => return Err(Error::UnsupportedKem),
+        };
+        let curve = curve_of_params(key_type, &params)?;
+        // PKCS#11 3.x lets a token keep the point on the private object too (kryoptic does,
+        // SoftHSM 2.6 does not): asked apart, as a token without it answers "invalid type".
+        let mut point = None;
+        if let Ok(attributes) = session.get_attributes(handle, &[AttributeType::EcPoint]) {
+            for attribute in attributes {
+                if let Attribute::EcPoint(p) = attribute {
+                    point = Some(p);
+                }
+            }
+        }
+        (Half::Dh(curve), point)
+    } else {
+        return Err(Error::UnsupportedKem);
+    };
+    Ok((
+        label,
+        id,
+        FoundHalf {
+            handle,
+            half,
+            point,
+        },
+    ))
 }
 
 /// The export-only AEAD id (RFC 9180 §7.3): the key-binding check exports and seals nothing.
 const EXPORT_ONLY: u16 = 0xFFFF;
 
-/// The public key in a public key object of `curve`.
-fn read_point(session: &Session, object: ObjectHandle, curve: Curve) -> Result<PublicKey, Error> {
-    let (mut params, mut point) = (None, None);
-    for attribute in
-        session.get_attributes(object, &[AttributeType::EcParams, AttributeType::EcPoint])?
-    {
-        match attribute {
-            Attribute::EcParams(p) => params = Some(p),
-            Attribute::EcPoint(p) => point = Some(p),
-            _ => {}
+/// The public key in a public key object of `half`'s kind.
+fn read_public(session: &Session, object: ObjectHandle, half: Half) -> Result<PublicKey, Error> {
+    match half {
+        Half::Dh(curve) => {
+            let (mut params, mut point) = (None, None);
+            for attribute in session
+                .get_attributes(object, &[AttributeType::EcParams, AttributeType::EcPoint])?
+            {
+                match attribute {
+                    Attribute::EcParams(p) => params = Some(p),
+                    Attribute::EcPoint(p) => point = Some(p),
+                    _ => {}
+                }
+            }
+            if !params.is_some_and(|p| curve.named(&p)) {
+                return Err(Error::UnsupportedKem);
+            }
+            let point = point.ok_or(Error::Malformed)?;
+            let point = point_of(&point, curve.npk).ok_or(Error::Malformed)?;
+            AnyKem::new(curve.kem_id)
+                .map_err(Error::Hpke)?
+                .public_key_from_bytes(point)
+                .map_err(Error::Hpke)
+        }
+        Half::MlKem(set) => {
+            let (mut param, mut value) = (None, None);
+            for attribute in session
+                .get_attributes(object, &[AttributeType::ParameterSet, AttributeType::Value])?
+            {
+                match attribute {
+                    Attribute::ParameterSet(p) => param = Some(Ulong::from(p)),
+                    Attribute::Value(v) => value = Some(v),
+                    _ => {}
+                }
+            }
+            if param != Some(Ulong::from(ParameterSetType::from(set.set))) {
+                return Err(Error::UnsupportedKem);
+            }
+            let value = value.ok_or(Error::Malformed)?;
+            if value.len() != set.npk {
+                return Err(Error::Malformed);
+            }
+            AnyKem::new(set.kem_id)
+                .map_err(Error::Hpke)?
+                .public_key_from_bytes(&value)
+                .map_err(Error::Hpke)
         }
     }
-    if params.as_deref() != Some(curve.oid) {
-        return Err(Error::UnsupportedKem);
+}
+
+/// Whether the private key `half` is the one of `public_key`: a message sealed here to
+/// `public_key` (HPKE Base mode, an export only) is opened by the token's key. One derivation
+/// or decapsulation on the token. A token's own answer that it cannot compute is its error.
+fn binds(session: &Session, half: &FoundHalf, public_key: &PublicKey) -> Result<bool, Error> {
+    const INFO: &[u8] = b"typed-hpke-pkcs11 key binding";
+    let (kem_id, kdf_id) = match half.half {
+        Half::Dh(curve) => (curve.kem_id, curve.kdf_id),
+        // Any KDF serves: the check compares two exports.
+        Half::MlKem(set) => (
+            set.kem_id,
+            <typed_hpke::kdf::HkdfSha256 as typed_hpke::kdf::Kdf>::ID,
+        ),
+    };
+    let suite = Suite::new(kem_id, kdf_id, EXPORT_ONLY).map_err(Error::Hpke)?;
+    let (mut sent, mut received) = (Zeroizing::new([0u8; 32]), Zeroizing::new([0u8; 32]));
+    let enc = suite
+        .send_export(
+            &mut OsRng::default(),
+            public_key,
+            INFO,
+            b"",
+            &mut sent[..],
+            SenderMode::Base,
+        )
+        .map_err(Error::Hpke)?;
+    let probe = Probe {
+        session,
+        handle: half.handle,
+        half: half.half,
+        public_key,
+    };
+    let received_here = match half.half {
+        Half::Dh(_) => suite.receive_export(
+            &enc,
+            &ExternalDh(&probe),
+            INFO,
+            b"",
+            &mut received[..],
+            ReceiverMode::Base,
+        ),
+        Half::MlKem(_) => suite.receive_export(
+            &enc,
+            &ExternalDecap(&probe),
+            INFO,
+            b"",
+            &mut received[..],
+            ReceiverMode::Base,
+        ),
+    };
+    match received_here {
+        Ok(()) => Ok(bool::from(sent[..].ct_eq(&received[..]))),
+        Err(HeldKeyError::Holder(e)) => Err(e),
+        // The token answered with a value typed-hpke refuses (zeros): no match.
+        Err(HeldKeyError::Hpke(_)) => Ok(false),
     }
-    let point = point.ok_or(Error::Malformed)?;
-    let point = point_of(&point, 2 * curve.ndh + 1).ok_or(Error::Malformed)?;
-    AnyKem::new(curve.kem_id)
-        .map_err(Error::Hpke)?
-        .public_key_from_bytes(point)
-        .map_err(Error::Hpke)
 }
 
 /// The private key of a lookup, asked once to show it matches a public key.
 struct Probe<'a> {
     session: &'a Session,
     handle: ObjectHandle,
-    curve: Curve,
+    half: Half,
     public_key: &'a PublicKey,
 }
 
@@ -761,8 +1063,190 @@ impl typed_hpke::suite::DhHolder for Probe<'_> {
         self.public_key
     }
     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        let mut kek = None;
-        derive(self.session, &mut kek, self.handle, self.curve, peer, out)
+        let Half::Dh(curve) = self.half else {
+            return Err(Error::UnsupportedKem);
+        };
+        derive(self.session, &mut None, self.handle, curve, peer, out)
+    }
+}
+
+impl typed_hpke::suite::DecapHolder for Probe<'_> {
+    type Error = Error;
+    fn public_key(&self) -> &PublicKey {
+        self.public_key
+    }
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let Half::MlKem(set) = self.half else {
+            return Err(Error::UnsupportedKem);
+        };
+        decapsulate(self.session, &mut None, self.handle, set, enc, out)
+    }
+}
+
+/// One key pair of a key in the token: its private and (where one matched) public objects.
+struct Pair {
+    half: Half,
+    private: ObjectHandle,
+    public: Option<ObjectHandle>,
+    public_key: PublicKey,
+}
+
+/// The key template's common part: on the token, private to the user, labelled, with `id`.
+fn stored(label: &[u8], id: &[u8]) -> [Attribute; 4] {
+    [
+        Attribute::Token(true),
+        Attribute::Private(true),
+        Attribute::Label(label.to_vec()),
+        Attribute::Id(id.to_vec()),
+    ]
+}
+
+/// What every private key this crate makes is: sensitive and never extractable.
+const SECRET: [Attribute; 2] = [Attribute::Sensitive(true), Attribute::Extractable(false)];
+
+impl Half {
+    /// What says which kind of key an object is: its key type and curve or parameter set.
+    fn key_attributes(&self) -> [Attribute; 2] {
+        match *self {
+            Self::Dh(curve) => [
+                Attribute::KeyType(curve.key_type),
+                Attribute::EcParams(curve.oid.to_vec()),
+            ],
+            Self::MlKem(set) => [
+                Attribute::KeyType(KeyType::ML_KEM),
+                Attribute::ParameterSet(set.set.into()),
+            ],
+        }
+    }
+
+    /// The permission the private key is used under: `CKA_DERIVE` or `CKA_DECAPSULATE`.
+    fn usage(&self, allowed: bool) -> Attribute {
+        match self {
+            Self::Dh(_) => Attribute::Derive(allowed),
+            Self::MlKem(_) => Attribute::Decapsulate(allowed),
+        }
+    }
+}
+
+/// Generates one key pair of `half` under `label` and `id`.
+fn generate_half(
+    session: &Session,
+    half: Half,
+    label: &[u8],
+    id: &[u8],
+    usable: bool,
+) -> Result<Pair, Error> {
+    let mechanism = match half {
+        Half::Dh(curve) if curve.montgomery() => Mechanism::EccMontgomeryKeyPairGen,
+        Half::Dh(_) => Mechanism::EccKeyPairGen,
+        Half::MlKem(_) => Mechanism::MlKemKeyPairGen,
+    };
+    let mut public = stored(label, id).to_vec();
+    public.extend(half.key_attributes());
+    let mut private = stored(label, id).to_vec();
+    private.extend(SECRET);
+    private.push(half.usage(usable));
+    let (public, private) = session.generate_key_pair(&mechanism, &public, &private)?;
+    let public_key = read_public(session, public, half)?;
+    Ok(Pair {
+        half,
+        private,
+        public: Some(public),
+        public_key,
+    })
+}
+
+/// Destroys what was made of a key that could not be made whole.
+fn destroy_pairs(session: &Session, pairs: Vec<Pair>) {
+    for pair in pairs {
+        let _ = session.destroy_object(pair.private);
+        if let Some(public) = pair.public {
+            let _ = session.destroy_object(public);
+        }
+    }
+}
+
+/// Creates the private key object of `template` with `secret` as its last attribute; the one
+/// copy of the secret made for the template (`Attribute` takes a `Vec`) is wiped once the
+/// token has it, whatever the token answered.
+fn create_secret(
+    session: &Session,
+    mut template: Vec<Attribute>,
+    secret: Attribute,
+) -> Result<ObjectHandle, Error> {
+    template.push(secret);
+    let created = session.create_object(&template);
+    for attribute in &mut template {
+        if let Attribute::Value(v) | Attribute::Seed(v) = attribute {
+            zeroize::Zeroize::zeroize(v);
+        }
+    }
+    Ok(created?)
+}
+
+/// Imports `private_key`, a key of `half`'s KEM, as one key pair under `label` and `id`: a
+/// DH-KEM key as its scalar (`CKA_VALUE`), an ML-KEM key as its seed `d || z` (`CKA_SEED`; the
+/// key's bytes, draft-ietf-hpke-pq §3).
+fn import_half(
+    session: &Session,
+    half: Half,
+    private_key: &typed_hpke::suite::PrivateKey,
+    label: &[u8],
+    id: &[u8],
+) -> Result<Pair, Error> {
+    let public_key = private_key.public_key();
+    let mut template = stored(label, id).to_vec();
+    template.push(Attribute::Class(ObjectClass::PUBLIC_KEY));
+    template.extend(half.key_attributes());
+    template.push(match half {
+        Half::Dh(curve) => Attribute::EcPoint(curve.ec_point(public_key.as_bytes())),
+        Half::MlKem(_) => Attribute::Value(public_key.as_bytes().to_vec()),
+    });
+    let public = session.create_object(&template)?;
+    let mut template = stored(label, id).to_vec();
+    template.extend(SECRET);
+    template.push(Attribute::Class(ObjectClass::PRIVATE_KEY));
+    template.extend(half.key_attributes());
+    template.push(half.usage(true));
+    let bytes = Zeroizing::new(private_key.to_bytes().to_vec());
+    let secret = match half {
+        Half::Dh(_) => Attribute::Value(bytes.to_vec()),
+        Half::MlKem(_) => Attribute::Seed(bytes.to_vec()),
+    };
+    let private = match create_secret(session, template, secret) {
+        Ok(handle) => handle,
+        Err(e) => {
+            let _ = session.destroy_object(public);
+            return Err(e);
+        }
+    };
+    Ok(Pair {
+        half,
+        private,
+        public: Some(public),
+        public_key,
+    })
+}
+
+/// The ML-KEM key and the traditional key a hybrid key's seed expands to, as runtime keys.
+fn split_private(
+    kem_id: u16,
+    private_key: &typed_hpke::suite::PrivateKey,
+) -> Result<Vec<typed_hpke::suite::PrivateKey>, Error> {
+    fn halves<K: HybridKem>(
+        private_key: &typed_hpke::suite::PrivateKey,
+    ) -> Result<Vec<typed_hpke::suite::PrivateKey>, Error> {
+        let bytes = private_key.to_bytes();
+        let key = typed_hpke::PrivateKey::<K>::from_bytes(&bytes).map_err(Error::Hpke)?;
+        let (ml_kem, traditional) = key.halves();
+        Ok(vec![ml_kem.into(), traditional.into()])
+    }
+    use typed_hpke::kem::{MlKem768P256, MlKem1024P384, XWing};
+    match kem_id {
+        id if id == XWing::ID => halves::<XWing>(private_key),
+        id if id == MlKem768P256::ID => halves::<MlKem768P256>(private_key),
+        id if id == MlKem1024P384::ID => halves::<MlKem1024P384>(private_key),
+        _ => Err(Error::UnsupportedKem),
     }
 }
 
@@ -784,6 +1268,8 @@ impl Worker {
 struct Kek {
     handle: ObjectHandle,
     key: Zeroizing<[u8; 32]>,
+    /// The token refused `CKM_AES_KEY_WRAP_PAD` once: padded values are padded by the token.
+    no_pad_mechanism: bool,
 }
 
 impl Kek {
@@ -812,6 +1298,7 @@ impl Kek {
         Ok(Self {
             handle: created?,
             key,
+            no_pad_mechanism: false,
         })
     }
 
@@ -819,20 +1306,62 @@ impl Kek {
     /// multiple of 8 bytes, else `CKM_AES_KEY_WRAP_PAD`, unwrapped into `out`, whose length
     /// is the value's. Tokens differ on the padded form: RFC 5649 (SoftHSM 2.6, after padding
     /// the value with zeros itself) or, as PKCS#11 2.40 describes it, RFC 3394 over PKCS #7
-    /// padding; both are taken. Either is authenticated under a key only this process and the
-    /// token have.
-    fn unwrap(&self, session: &Session, value: ObjectHandle, out: &mut [u8]) -> Result<(), Error> {
+    /// padding; both are taken. A token without `CKM_AES_KEY_WRAP_PAD` (kryoptic has PKCS#11
+    /// 3.0's `CKM_AES_KEY_WRAP_KWP` instead, which cryptoki 0.12 cannot name) appends the zeros
+    /// itself (`CKM_CONCATENATE_BASE_AND_DATA`, into another sensitive session secret) before
+    /// RFC 3394. Every form is authenticated under a key only this process and the token have.
+    fn unwrap(
+        &mut self,
+        session: &Session,
+        value: ObjectHandle,
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let pad = (8 - out.len() % 8) % 8;
+        if pad == 0 {
+            let wrapped =
+                Zeroizing::new(session.wrap_key(&Mechanism::AesKeyWrap, self.handle, value)?);
+            return self.unwrap_kw(&wrapped, out);
+        }
+        if !self.no_pad_mechanism {
+            match session.wrap_key(&Mechanism::AesKeyWrapPad, self.handle, value) {
+                Ok(wrapped) => return self.unwrap_padded(&Zeroizing::new(wrapped), out),
+                Err(cryptoki::error::Error::Pkcs11(
+                    cryptoki::error::RvError::MechanismInvalid,
+                    _,
+                )) => self.no_pad_mechanism = true,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let zeros = [0u8; 8];
+        let data = KeyDerivationStringData::new(&zeros[..pad]);
+        let longer = session.derive_key(
+            &Mechanism::ConcatenateBaseAndData(data),
+            value,
+            &session_secret(None),
+        )?;
+        let wrapped = session.wrap_key(&Mechanism::AesKeyWrap, self.handle, longer);
+        let destroyed = session.destroy_object(longer);
+        let wrapped = Zeroizing::new(wrapped?);
+        destroyed?;
+        let mut full = Zeroizing::new([0u8; 72]);
+        let full = full.get_mut(..out.len() + pad).ok_or(Error::Malformed)?;
+        self.unwrap_kw(&wrapped, full)?;
+        let (value, zeros) = full.split_at(out.len());
+        if zeros.iter().any(|&b| b != 0) {
+            return Err(Error::Malformed);
+        }
+        copy_exact(value, out)
+    }
+
+    /// The key wrap's key, as `aes-kw` takes it.
+    fn kw_key(&self) -> Zeroizing<aes_kw::cipher::Key<aes_kw::KwAes256>> {
+        Zeroizing::new(aes_kw::cipher::Key::<aes_kw::KwAes256>::from(*self.key))
+    }
+
+    /// RFC 3394 unwrapping of `wrapped` into exactly `out`.
+    fn unwrap_kw(&self, wrapped: &[u8], out: &mut [u8]) -> Result<(), Error> {
         use aes_kw::cipher::KeyInit;
-        let padded = !out.len().is_multiple_of(8);
-        let mechanism = if padded {
-            Mechanism::AesKeyWrapPad
-        } else {
-            Mechanism::AesKeyWrap
-        };
-        let wrapped = Zeroizing::new(session.wrap_key(&mechanism, self.handle, value)?);
-        let key = aes_kw::cipher::Key::<aes_kw::KwAes256>::from(*self.key);
-        let key = Zeroizing::new(key);
-        // P-521's 66 bytes wrap to 80, the most of any curve here; the unwrapped value is the
+        // P-521's 66 bytes wrap to 80, the most of any value here; the unwrapped value is the
         // wrapped length less the 8-byte check block.
         if wrapped.len() > 80 {
             return Err(Error::Malformed);
@@ -840,13 +1369,22 @@ impl Kek {
         let mut buf = Zeroizing::new([0u8; 72]);
         let len = wrapped.len().checked_sub(8).ok_or(Error::Malformed)?;
         let buf = buf.get_mut(..len).ok_or(Error::Malformed)?;
-        if !padded {
-            let kw = aes_kw::KwAes256::new(&key);
-            let value = kw.unwrap_key(&wrapped, buf).map_err(|_| Error::Malformed)?;
-            return copy_exact(value, out);
+        let kw = aes_kw::KwAes256::new(&self.kw_key());
+        let value = kw.unwrap_key(wrapped, buf).map_err(|_| Error::Malformed)?;
+        copy_exact(value, out)
+    }
+
+    /// `CKM_AES_KEY_WRAP_PAD`'s output in either reading, unwrapped into exactly `out`.
+    fn unwrap_padded(&self, wrapped: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        use aes_kw::cipher::KeyInit;
+        if wrapped.len() > 80 {
+            return Err(Error::Malformed);
         }
-        let kwp = aes_kw::KwpAes256::new(&key);
-        if let Ok(value) = kwp.unwrap_key(&wrapped, buf) {
+        let mut buf = Zeroizing::new([0u8; 72]);
+        let len = wrapped.len().checked_sub(8).ok_or(Error::Malformed)?;
+        let buf = buf.get_mut(..len).ok_or(Error::Malformed)?;
+        let kwp = aes_kw::KwpAes256::new(&self.kw_key());
+        if let Ok(value) = kwp.unwrap_key(wrapped, buf) {
             // SoftHSM 2.6 pads the value with zeros to a multiple of 8 bytes before RFC 5649,
             // whose length field then says 72 for P-521's 66: the zeros are taken off.
             let (value, zeros) = value.split_at(out.len().min(value.len()));
@@ -856,8 +1394,8 @@ impl Kek {
             return Err(Error::Malformed);
         }
         // RFC 3394 over PKCS #7 padding: the pad length is public (the value's is `out.len()`).
-        let kw = aes_kw::KwAes256::new(&key);
-        let value = kw.unwrap_key(&wrapped, buf).map_err(|_| Error::Malformed)?;
+        let kw = aes_kw::KwAes256::new(&self.kw_key());
+        let value = kw.unwrap_key(wrapped, buf).map_err(|_| Error::Malformed)?;
         let pad = value.len().checked_sub(out.len()).ok_or(Error::Malformed)?;
         let (value, padding) = value.split_at(out.len());
         if pad == 0 || padding.iter().any(|&b| usize::from(b) != pad) {
@@ -888,106 +1426,97 @@ fn derive(
     peer: &[u8],
     out: &mut [u8],
 ) -> Result<(), Error> {
-    if out.len() != curve.ndh {
+    if out.len() != curve.ndh || peer.len() != curve.npk {
         return Err(Error::Malformed);
     }
     let kek = match kek {
         Some(kek) => kek,
         None => kek.insert(Kek::new(session)?),
     };
-    // The peer in a DER OCTET STRING, the form `CKA_EC_POINT` has, which every token
-    // must accept in ECDH1 parameters beside the raw point (PKCS#11 v3.1 §2.3.11).
-    let public_data = der_octet_string(peer);
+    let public_data = curve.peer_data(peer);
     let params = Ecdh1DeriveParams::new(EcKdf::null(), &public_data);
-    let ndh = cryptoki::types::Ulong::try_from(curve.ndh)?;
+    let ndh = Ulong::try_from(curve.ndh)?;
     let secret = session.derive_key(
         &Mechanism::Ecdh1Derive(params),
         handle,
-        &[
-            Attribute::Class(ObjectClass::SECRET_KEY),
-            Attribute::KeyType(KeyType::GENERIC_SECRET),
-            Attribute::Token(false),
-            Attribute::Private(true),
-            Attribute::Sensitive(true),
-            Attribute::Extractable(true),
-            Attribute::ValueLen(ndh),
-        ],
+        &session_secret(Some(ndh)),
     )?;
-    let unwrapped = kek.unwrap(session, secret, out);
-    let destroyed = session.destroy_object(secret);
-    if unwrapped.is_err() {
-        out.fill(0);
-    }
-    unwrapped?;
-    destroyed?;
-    Ok(())
+    kek.unwrap_into(session, secret, out)
 }
 
-/// A DH-KEM private key in a token: the holder typed-hpke asks for `DH(sk, peer)`. Cheap to
-/// clone (the clones share its sessions); `Send + Sync`.
-#[derive(Clone)]
-pub struct TokenKey(Arc<Inner>);
+/// `ML-KEM.Decaps(dk, ct)` into `out` (32 bytes) by `C_DecapsulateKey` with `CKM_ML_KEM`
+/// (PKCS#11 v3.2 §6.67.7): the token makes the shared secret a sensitive, session-only generic
+/// secret, which leaves it wrapped under the session's [`Kek`] as a DH value does.
+fn decapsulate(
+    session: &Session,
+    kek: &mut Option<Kek>,
+    handle: ObjectHandle,
+    set: MlKemSet,
+    enc: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
+    if out.len() != ML_KEM_SECRET || enc.len() != set.nenc {
+        return Err(Error::Malformed);
+    }
+    let kek = match kek {
+        Some(kek) => kek,
+        None => kek.insert(Kek::new(session)?),
+    };
+    let secret = session.decapsulate_key(&Mechanism::MlKem, handle, &session_secret(None), enc)?;
+    kek.unwrap_into(session, secret, out)
+}
 
-struct Inner {
-    /// The key's sessions: a call takes the first one free, or waits for one.
+/// The template of a secret the token computes for one call: a generic secret (of `len`
+/// bytes where the mechanism asks), sensitive, a session object, extractable only so that it
+/// can leave wrapped.
+fn session_secret(len: Option<Ulong>) -> Vec<Attribute> {
+    let mut template = vec![
+        Attribute::Class(ObjectClass::SECRET_KEY),
+        Attribute::KeyType(KeyType::GENERIC_SECRET),
+        Attribute::Token(false),
+        Attribute::Private(true),
+        Attribute::Sensitive(true),
+        Attribute::Extractable(true),
+        // For a token that pads a value to wrap by deriving a longer one from it.
+        Attribute::Derive(true),
+    ];
+    template.extend(len.map(Attribute::ValueLen));
+    template
+}
+
+impl Kek {
+    /// `secret` (a session object the token just made) unwrapped into `out` and destroyed:
+    /// `out` is zeros unless both steps succeed.
+    fn unwrap_into(
+        &mut self,
+        session: &Session,
+        secret: ObjectHandle,
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let unwrapped = self.unwrap(session, secret, out);
+        let destroyed = session.destroy_object(secret);
+        if unwrapped.is_err() || destroyed.is_err() {
+            out.fill(0);
+        }
+        unwrapped?;
+        destroyed?;
+        Ok(())
+    }
+}
+
+/// A key's sessions: a call takes the first one free, or waits for one. A hybrid key's two
+/// halves share them.
+struct Pool {
     workers: Vec<Mutex<Worker>>,
     next: AtomicUsize,
     token: Token,
-    private: ObjectHandle,
-    public: Option<ObjectHandle>,
-    id: Vec<u8>,
-    public_key: PublicKey,
-    curve: Curve,
 }
 
-impl fmt::Debug for TokenKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TokenKey")
-            .field("public_key", &self.0.public_key)
-            .field("sessions", &self.0.workers.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl TokenKey {
-    /// The key's public key.
-    pub fn public_key(&self) -> &PublicKey {
-        &self.0.public_key
-    }
-
-    /// The pair's `CKA_ID` ([`Token::key_by_id`] finds it again): 16 random bytes for a pair
-    /// this crate made, whatever the token holds for another.
-    pub fn id(&self) -> &[u8] {
-        &self.0.id
-    }
-
-    /// The same key with `sessions` sessions of its own (at least one), for threads that
-    /// would otherwise take turns at one: a call takes the first session free and waits only
-    /// when all are busy. A token limits how many sessions it opens; its error is
-    /// [`Error::Pkcs11`].
-    ///
-    /// # Errors
-    /// [`Error::Pkcs11`] if the token opens no more sessions or refuses the PIN.
-    pub fn with_sessions(&self, sessions: usize) -> Result<Self, Error> {
-        let workers = (0..sessions.max(1))
-            .map(|_| Ok(Mutex::new(Worker::new(self.0.token.session()?))))
-            .collect::<Result<Vec<_>, Error>>()?;
-        Ok(Self(Arc::new(Inner {
-            workers,
-            next: AtomicUsize::new(0),
-            token: self.0.token.clone(),
-            private: self.0.private,
-            public: self.0.public,
-            id: self.0.id.clone(),
-            public_key: self.0.public_key.clone(),
-            curve: self.0.curve,
-        })))
-    }
-
+impl Pool {
     /// A free session, or the next one in turn once it is free.
     fn worker(&self) -> Result<MutexGuard<'_, Worker>, Error> {
-        let workers = &self.0.workers;
-        let start = self.0.next.fetch_add(1, Ordering::Relaxed);
+        let workers = &self.workers;
+        let start = self.next.fetch_add(1, Ordering::Relaxed);
         let mut healthy = None;
         for i in 0..workers.len() {
             let worker = &workers[(start + i) % workers.len()];
@@ -1003,19 +1532,178 @@ impl TokenKey {
             .lock()
             .map_err(|_| Error::Poisoned)
     }
+}
+
+/// A private key in a token, of any KEM this crate keeps there: a DH-KEM key (the holder
+/// typed-hpke asks for `DH(sk, peer)`), an ML-KEM key or a hybrid key (holders that
+/// decapsulate). Cheap to clone (the clones share its sessions); `Send + Sync`.
+#[derive(Clone)]
+pub struct TokenKey(Arc<Inner>);
+
+struct Inner {
+    pool: Arc<Pool>,
+    kind: Kind,
+    id: Vec<u8>,
+    /// The KEM's public key (a hybrid's: `pk_PQ || pk_T`).
+    public_key: PublicKey,
+    /// The DH-KEM key pair (or a hybrid's traditional half).
+    dh: Option<HeldPair>,
+    /// The ML-KEM key pair (or a hybrid's ML-KEM half).
+    ml_kem: Option<HeldPair>,
+}
+
+/// One key pair of a [`TokenKey`].
+#[derive(Clone)]
+struct HeldPair {
+    private: ObjectHandle,
+    public_key: PublicKey,
+}
+
+impl fmt::Debug for TokenKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenKey")
+            .field("public_key", &self.0.public_key)
+            .field("sessions", &self.0.pool.workers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TokenKey {
+    /// The key of `kind` from the pairs the token holds for it (the ML-KEM half first).
+    fn assemble(pool: Arc<Pool>, kind: Kind, id: Vec<u8>, pairs: Vec<Pair>) -> Result<Self, Error> {
+        let (mut dh, mut ml_kem) = (None, None);
+        for pair in pairs {
+            let held = HeldPair {
+                private: pair.private,
+                public_key: pair.public_key,
+            };
+            match pair.half {
+                Half::Dh(_) => dh = Some(held),
+                Half::MlKem(_) => ml_kem = Some(held),
+            }
+        }
+        let public_key = match (kind, &ml_kem, &dh) {
+            (Kind::Dh(_), None, Some(dh)) => dh.public_key.clone(),
+            (Kind::MlKem(_), Some(ml_kem), None) => ml_kem.public_key.clone(),
+            (Kind::Hybrid { kem_id, .. }, Some(ml_kem), Some(dh)) => {
+                // pk = pk_PQ || pk_T (draft-ietf-hpke-pq §4), parsed as the hybrid's.
+                let mut bytes = ml_kem.public_key.as_bytes().to_vec();
+                bytes.extend_from_slice(dh.public_key.as_bytes());
+                AnyKem::new(kem_id)
+                    .map_err(Error::Hpke)?
+                    .public_key_from_bytes(&bytes)
+                    .map_err(Error::Hpke)?
+            }
+            _ => return Err(Error::Malformed),
+        };
+        Ok(Self(Arc::new(Inner {
+            pool,
+            kind,
+            id,
+            public_key,
+            dh,
+            ml_kem,
+        })))
+    }
+
+    /// The key's public key (a hybrid's: the ML-KEM half's followed by the traditional one's).
+    pub fn public_key(&self) -> &PublicKey {
+        &self.0.public_key
+    }
+
+    /// The key's `CKA_ID` ([`Token::key_by_id`] finds it again): 16 random bytes for a key
+    /// this crate made (a hybrid's two pairs share them), whatever the token holds for another.
+    pub fn id(&self) -> &[u8] {
+        &self.0.id
+    }
+
+    /// The same key with `sessions` sessions of its own (at least one), for threads that
+    /// would otherwise take turns at one: a call takes the first session free and waits only
+    /// when all are busy. A token limits how many sessions it opens; its error is
+    /// [`Error::Pkcs11`].
+    ///
+    /// # Errors
+    /// [`Error::Pkcs11`] if the token opens no more sessions or refuses the PIN.
+    pub fn with_sessions(&self, sessions: usize) -> Result<Self, Error> {
+        let token = &self.0.pool.token;
+        let workers = (0..sessions.max(1))
+            .map(|_| Ok(Mutex::new(Worker::new(token.session()?))))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let pool = Arc::new(Pool {
+            workers,
+            next: AtomicUsize::new(0),
+            token: token.clone(),
+        });
+        Ok(Self(Arc::new(Inner {
+            pool,
+            kind: self.0.kind,
+            id: self.0.id.clone(),
+            public_key: self.0.public_key.clone(),
+            dh: self.0.dh.clone(),
+            ml_kem: self.0.ml_kem.clone(),
+        })))
+    }
+
+    /// One half of a hybrid key as a key of its own KEM, on the same sessions.
+    fn half(&self, kind: Kind, pair: &HeldPair, dh: bool) -> Self {
+        Self(Arc::new(Inner {
+            pool: self.0.pool.clone(),
+            kind,
+            id: self.0.id.clone(),
+            public_key: pair.public_key.clone(),
+            dh: dh.then(|| pair.clone()),
+            ml_kem: (!dh).then(|| pair.clone()),
+        }))
+    }
 
     /// `DH(sk, peer)` into `out`, on one of the key's sessions.
     fn derive(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        let mut worker = self.worker()?;
+        let (Kind::Dh(curve), Some(pair)) = (self.0.kind, &self.0.dh) else {
+            return Err(Error::UnsupportedKem);
+        };
+        let mut worker = self.0.pool.worker()?;
         let Worker { session, kek } = &mut *worker;
-        derive(session, kek, self.0.private, self.0.curve, peer, out)
+        derive(session, kek, pair.private, curve, peer, out)
     }
 
-    /// The key as a holder of the typed API's KEM `K`.
+    /// `Decap(enc, sk)` into `out`: the token's for an ML-KEM key; for a hybrid key the
+    /// hybrid's, typed-hpke's [`SplitHybrid`] over the two halves in the token.
+    fn decap(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        match (self.0.kind, &self.0.ml_kem) {
+            (Kind::MlKem(set), Some(pair)) => {
+                let mut worker = self.0.pool.worker()?;
+                let Worker { session, kek } = &mut *worker;
+                decapsulate(session, kek, pair.private, set, enc, out)
+            }
+            (Kind::Hybrid { kem_id, .. }, Some(_)) => {
+                use typed_hpke::kem::{MlKem768P256, MlKem1024P384, XWing};
+                match kem_id {
+                    id if id == XWing::ID => self.hybrid_decap::<XWing>(enc, out),
+                    id if id == MlKem768P256::ID => self.hybrid_decap::<MlKem768P256>(enc, out),
+                    id if id == MlKem1024P384::ID => self.hybrid_decap::<MlKem1024P384>(enc, out),
+                    _ => Err(Error::UnsupportedKem),
+                }
+            }
+            _ => Err(Error::UnsupportedKem),
+        }
+    }
+
+    fn hybrid_decap<K: HybridKem>(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        let enc = typed_hpke::EncappedKey::<K>::from_bytes(enc).map_err(Error::Hpke)?;
+        let secret = self.split::<K>()?.decap(&enc).map_err(|e| match e {
+            HeldKeyError::Holder(e) => e,
+            HeldKeyError::Hpke(e) => Error::Hpke(e),
+        })?;
+        copy_exact(secret.as_bytes(), out)
+    }
+
+    /// The key as a holder of the typed API's KEM `K`: a [`typed_hpke::kem::DhHolder`] for a
+    /// DH-KEM key (wrap it in [`ExternalDh`]), a [`typed_hpke::kem::DecapHolder`] for an
+    /// ML-KEM or hybrid key (wrap it in [`ExternalDecap`]).
     ///
     /// # Errors
     /// [`Error::UnsupportedKem`] if the key is not one of `K`.
-    pub fn typed<K: AuthKem>(&self) -> Result<TypedTokenKey<K>, Error> {
+    pub fn typed<K: Kem>(&self) -> Result<TypedTokenKey<K>, Error> {
         let public_key = self
             .0
             .public_key
@@ -1027,6 +1715,49 @@ impl TokenKey {
             public_key,
         })
     }
+
+    /// A hybrid key as typed-hpke's [`SplitHybrid`] with both halves held in the token: the
+    /// traditional half a [`typed_hpke::kem::DhHolder`] over `CKM_ECDH1_DERIVE`, the ML-KEM
+    /// half a [`typed_hpke::kem::DecapHolder`] over `C_DecapsulateKey`; the combiner runs in
+    /// typed-hpke. The same key as `ExternalDecap(key.typed::<K>()?)`, for a caller that
+    /// wants the halves' holders by name.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedKem`] if the key is not one of `K`.
+    #[allow(clippy::type_complexity)]
+    pub fn split<K: HybridKem>(
+        &self,
+    ) -> Result<
+        SplitHybrid<K, TypedTokenKey<K::Traditional>, ExternalDecap<TypedTokenKey<K::MlKem>>>,
+        Error,
+    > {
+        let (
+            Kind::Hybrid {
+                ml_kem,
+                curve,
+                kem_id,
+            },
+            Some(m),
+            Some(t),
+        ) = (self.0.kind, &self.0.ml_kem, &self.0.dh)
+        else {
+            return Err(Error::UnsupportedKem);
+        };
+        if kem_id != K::ID {
+            return Err(Error::UnsupportedKem);
+        }
+        let ml_kem = self
+            .half(Kind::MlKem(ml_kem), m, false)
+            .typed::<K::MlKem>()?;
+        let traditional = self
+            .half(Kind::Dh(curve), t, true)
+            .typed::<K::Traditional>()?;
+        Ok(SplitHybrid::held(
+            ml_kem.public_key.clone(),
+            ml_kem,
+            traditional,
+        ))
+    }
 }
 
 impl typed_hpke::suite::DhHolder for TokenKey {
@@ -1036,6 +1767,16 @@ impl typed_hpke::suite::DhHolder for TokenKey {
     }
     fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
         self.derive(peer, out)
+    }
+}
+
+impl typed_hpke::suite::DecapHolder for TokenKey {
+    type Error = Error;
+    fn public_key(&self) -> &PublicKey {
+        &self.0.public_key
+    }
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        self.decap(enc, out)
     }
 }
 
@@ -1059,6 +1800,13 @@ impl<K: AuthKem> typed_hpke::kem::DhHolder<K> for TypedTokenKey<K> {
     }
     fn dh(&self, peer: &typed_hpke::PublicKey<K>, out: &mut [u8]) -> Result<(), Error> {
         self.key.derive(peer.as_bytes(), out)
+    }
+}
+
+impl<K: Kem> typed_hpke::kem::DecapHolder<K> for TypedTokenKey<K> {
+    type Error = Error;
+    fn decapsulate(&self, enc: &typed_hpke::EncappedKey<K>, out: &mut [u8]) -> Result<(), Error> {
+        self.key.decap(enc.as_bytes(), out)
     }
 }
 

@@ -64,7 +64,7 @@ pub fn in_token_process() -> bool {
 /// A new directory under the system's temporary directory, made by this call (never one that
 /// was there, nor a symlink: `mkdir` fails on an existing name, and another is tried) and
 /// readable by its owner only (mode 0700 on Unix).
-fn private_temp_dir() -> std::io::Result<PathBuf> {
+pub(crate) fn private_temp_dir() -> std::io::Result<PathBuf> {
     use std::hash::{BuildHasher, RandomState};
     let base = std::env::temp_dir();
     let mut last = None;
@@ -112,13 +112,24 @@ pub fn run_with_token(label: &str, pin: &str) -> ExitCode {
         .output()
         .expect("softhsm2-util (install softhsm2)");
     assert!(init.status.success(), "softhsm2-util: {init:?}");
+    run_child("SOFTHSM2_CONF", &conf, MARKER, &dir)
+}
+
+/// Runs this executable again (same arguments) with `config` set to `conf` and `marker` to
+/// `dir`, removes `dir` and returns whether the run succeeded.
+pub(crate) fn run_child(
+    config: &str,
+    conf: &std::path::Path,
+    marker: &str,
+    dir: &std::path::Path,
+) -> ExitCode {
     let status = Command::new(std::env::current_exe().expect("this executable"))
         .args(std::env::args_os().skip(1))
-        .env("SOFTHSM2_CONF", &conf)
-        .env(MARKER, &dir)
+        .env(config, conf)
+        .env(marker, dir)
         .status()
         .expect("the run with the token");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
     if status.success() {
         ExitCode::SUCCESS
     } else {

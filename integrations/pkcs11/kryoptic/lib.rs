@@ -1,0 +1,1 @@
+//! Nothing: this package exists to build kryoptic's module (`build.sh`).
