@@ -1,7 +1,7 @@
-//! Opens per second with the receiver's key in a SoftHSM2 token, against the same key in
-//! process, with 1, 2 and 4 threads: `cargo bench -p typed-hpke-pkcs11 --bench token`
-//! (README, "Throughput"). `TOKEN_QUICK=1` runs each configuration once, briefly (`.ci/run`
-//! does, so the bench cannot rot).
+//! Opens per second with the receiver's key in a token, against the same key in process, with
+//! 1, 2 and 4 threads: SoftHSM2 for the NIST curves, kryoptic for every KEM a token keeps
+//! (`cargo bench -p typed-hpke-pkcs11 --bench token`; README, "Throughput"). `TOKEN_QUICK=1`
+//! runs each configuration once, briefly (`.ci/run` does, so the bench cannot rot).
 //!
 //! Each round times the token key (with as many sessions as threads, `TokenKey::with_sessions`)
 //! and the in-process key back to back on the same messages, for a fixed time each; the
@@ -12,9 +12,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use typed_hpke::OsRng;
-use typed_hpke::kem::ExternalDh;
-use typed_hpke::suite::{self, PrivateKeyInput, ReceiverMode, SenderMode, Suite};
-use typed_hpke_pkcs11::{Token, softhsm};
+use typed_hpke::kem::{ExternalDecap, ExternalDh};
+use typed_hpke::suite::{self, AnyKem, PrivateKeyInput, ReceiverMode, SenderMode, Suite};
+use typed_hpke_pkcs11::{Token, kryoptic, softhsm};
 
 const PIN: &str = "1234";
 
@@ -53,29 +53,48 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() -> ExitCode {
-    if !softhsm::in_token_process() {
-        return softhsm::run_with_token("bench", PIN);
+    if softhsm::in_token_process() {
+        let token = Token::open(softhsm::module(), "bench", PIN).expect("the token");
+        bench(&token, "SoftHSM 2.6", &[0x0010, 0x0011, 0x0012]);
+        return ExitCode::SUCCESS;
     }
+    if kryoptic::in_token_process() {
+        let token = kryoptic::token("bench", PIN).expect("the token");
+        // Every KEM a token keeps: all but secp256k1's.
+        let kems: Vec<u16> = AnyKem::all()
+            .map(|k| k.id())
+            .filter(|&k| k != 0x0016)
+            .collect();
+        bench(&token, "kryoptic 1.5", &kems);
+        return ExitCode::SUCCESS;
+    }
+    let quick = std::env::var_os("TOKEN_QUICK").is_some();
+    let rounds = if quick { 1 } else { 7 };
+    println!(
+        "| token | KEM | threads | token opens/s | in-process opens/s | token / in-process (median, min-max of {rounds} rounds) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    if softhsm::run_with_token("bench", PIN) != ExitCode::SUCCESS {
+        return ExitCode::FAILURE;
+    }
+    kryoptic::run_with_token()
+}
+
+/// The table's rows for `token`: each of `kems` (with HKDF-SHA256 and ChaCha20-Poly1305) at 1,
+/// 2 and 4 threads.
+fn bench(token: &Token, name: &str, kems: &[u16]) {
     let quick = std::env::var_os("TOKEN_QUICK").is_some();
     let (rounds, time) = if quick {
         (1, Duration::from_millis(20))
     } else {
         (7, Duration::from_millis(300))
     };
-    let token = Token::open(softhsm::module(), "bench", PIN).expect("the token");
     let mut rng = OsRng::default();
-    println!(
-        "| KEM | threads | token opens/s | in-process opens/s | token / in-process (median, min-max of {rounds} rounds) |"
-    );
-    println!("|---|---|---|---|---|");
-    for (name, kem, kdf) in [
-        ("P-256", 0x0010u16, 1u16),
-        ("P-384", 0x0011, 2),
-        ("P-521", 0x0012, 3),
-    ] {
-        let suite = Suite::new(kem, kdf, 3).unwrap();
+    for &kem in kems {
+        let suite = Suite::new(kem, 1, 3).unwrap();
         let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
-        let key = token.import_key(&sk, &format!("bench {name}")).unwrap();
+        let label = format!("bench {kem:#06x}");
+        let key = token.import_key(&sk, &label).unwrap();
         let msgs: Vec<_> = (0..64)
             .map(|_| {
                 suite
@@ -85,11 +104,14 @@ fn main() -> ExitCode {
             .collect();
         for threads in [1, 2, 4] {
             let pool = key.with_sessions(threads).unwrap();
-            let held = ExternalDh(&pool);
             let local: &suite::PrivateKey = &sk;
             let (mut t, mut l, mut r) = (vec![], vec![], vec![]);
             for _ in 0..rounds {
-                let a = rate(&suite, &held, &msgs, threads, time);
+                let a = if suite.supports_auth() {
+                    rate(&suite, &ExternalDh(&pool), &msgs, threads, time)
+                } else {
+                    rate(&suite, &ExternalDecap(&pool), &msgs, threads, time)
+                };
                 let b = rate(&suite, local, &msgs, threads, time);
                 t.push(a);
                 l.push(b);
@@ -99,13 +121,31 @@ fn main() -> ExitCode {
                 .iter()
                 .fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
             println!(
-                "| {name} | {threads} | {:.0} | {:.0} | {:.3} ({lo:.3}-{hi:.3}) |",
+                "| {name} | {} | {threads} | {:.0} | {:.0} | {:.3} ({lo:.3}-{hi:.3}) |",
+                kem_name(kem),
                 median(&mut t),
                 median(&mut l),
                 median(&mut r)
             );
         }
-        token.destroy_key(&format!("bench {name}")).unwrap();
+        token.destroy_key(&label).unwrap();
     }
-    ExitCode::SUCCESS
+}
+
+/// The KEM's name as the README's tables give it.
+fn kem_name(kem: u16) -> String {
+    match kem {
+        0x0010 => "P-256".into(),
+        0x0011 => "P-384".into(),
+        0x0012 => "P-521".into(),
+        0x0020 => "X25519".into(),
+        0x0021 => "X448".into(),
+        0x0040 => "ML-KEM-512".into(),
+        0x0041 => "ML-KEM-768".into(),
+        0x0042 => "ML-KEM-1024".into(),
+        0x0050 => "MLKEM768-P256".into(),
+        0x0051 => "MLKEM1024-P384".into(),
+        0x647a => "X-Wing".into(),
+        other => format!("{other:#06x}"),
+    }
 }
