@@ -10,6 +10,7 @@ use std::fmt;
 use openmls_rust_crypto::{MemoryStorage, RustCrypto};
 use openmls_traits::OpenMlsProvider;
 use openmls_traits::crypto::OpenMlsCrypto;
+use openmls_traits::storage::{CURRENT_VERSION, StorageProvider};
 use openmls_traits::types::{
     AeadType, Ciphersuite, CryptoError, ExporterSecret, HashType, HpkeCiphertext, HpkeConfig,
     HpkeKeyPair, KemOutput, SignatureScheme,
@@ -77,7 +78,9 @@ pub enum PqKeyDerivation {
     /// The seed is `SHAKE256(ikm, Nsk)`, unlabeled (32 bytes for X-Wing, 64 for ML-KEM): what
     /// hpke-rs 0.7, under OpenMLS' stock `openmls_rust_crypto` 0.6, does, from the drafts
     /// before draft-ietf-hpke-pq. Only to share post-quantum groups with members on that
-    /// provider; groups made this way do not interoperate with draft-ietf-hpke-pq ones.
+    /// provider; groups made this way do not interoperate with draft-ietf-hpke-pq ones, and so
+    /// shut out every member on mls-rs (`typed-hpke-mls-rs`, and mls-rs' own providers), which
+    /// derive as draft-ietf-hpke-pq says: a group is either one or the other.
     HpkeRs07,
 }
 
@@ -374,41 +377,77 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
 }
 
 /// An [`OpenMlsProvider`]: [`TypedHpkeCrypto`] over the stock RustCrypto provider, whose random
-/// generator it shares, and OpenMLS' in-memory storage. A drop-in for `OpenMlsRustCrypto`.
-/// `default()` derives post-quantum keys as draft-ietf-hpke-pq says.
-#[derive(Default)]
-pub struct OpenMlsTypedHpke {
+/// generator it shares, and a storage: OpenMLS' in-memory one by default, or any
+/// [`StorageProvider`] the caller owns ([`OpenMlsTypedHpke::with_storage`]). A drop-in for
+/// `OpenMlsRustCrypto`. `default()` derives post-quantum keys as draft-ietf-hpke-pq says.
+pub struct OpenMlsTypedHpke<S = MemoryStorage> {
     crypto: TypedHpkeCrypto<RustCrypto>,
-    storage: MemoryStorage,
+    storage: S,
 }
 
-impl OpenMlsTypedHpke {
-    /// The provider, deriving post-quantum key pairs as `pq_key_derivation` says.
-    pub fn new(pq_key_derivation: PqKeyDerivation) -> Self {
-        Self {
-            crypto: TypedHpkeCrypto::new(RustCrypto::default(), pq_key_derivation),
-            storage: MemoryStorage::default(),
-        }
+impl Default for OpenMlsTypedHpke<MemoryStorage> {
+    fn default() -> Self {
+        Self::new(PqKeyDerivation::default())
     }
 }
 
-/// Redacted: OpenMLS' `MemoryStorage` prints every value it holds in `Debug`, and it holds the
-/// group's private keys (HPKE init and leaf keys, signature keys) and epoch secrets. Only the
-/// number of stored entries is shown.
-impl fmt::Debug for OpenMlsTypedHpke {
+impl OpenMlsTypedHpke<MemoryStorage> {
+    /// The provider with a new in-memory storage, deriving post-quantum key pairs as
+    /// `pq_key_derivation` says.
+    pub fn new(pq_key_derivation: PqKeyDerivation) -> Self {
+        Self::with_storage(MemoryStorage::default(), pq_key_derivation)
+    }
+}
+
+impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsTypedHpke<S> {
+    /// The provider over `storage`, which the caller made and keeps: a database, or an
+    /// in-memory storage copied before an operation that consumes what it holds. OpenMLS
+    /// deletes a KeyPackage's private keys from the storage before it decrypts the Welcome
+    /// that uses them, so retrying a refused Welcome needs the storage as it was before:
+    ///
+    /// ```
+    /// use openmls_rust_crypto::MemoryStorage;
+    /// use openmls_traits::OpenMlsProvider;
+    /// use typed_hpke_openmls::{OpenMlsTypedHpke, PqKeyDerivation};
+    ///
+    /// let provider = OpenMlsTypedHpke::default();
+    /// // ... KeyPackages made and stored; a Welcome arrives. Keep a copy first:
+    /// let saved = provider.storage().values.read().unwrap().clone();
+    /// // ... the Welcome is refused, and its KeyPackage's keys are gone from `provider`.
+    /// let retry = OpenMlsTypedHpke::with_storage(
+    ///     MemoryStorage { values: std::sync::RwLock::new(saved) },
+    ///     PqKeyDerivation::default(),
+    /// );
+    /// # let _ = retry;
+    /// ```
+    pub fn with_storage(storage: S, pq_key_derivation: PqKeyDerivation) -> Self {
+        Self {
+            crypto: TypedHpkeCrypto::new(RustCrypto::default(), pq_key_derivation),
+            storage,
+        }
+    }
+
+    /// The storage, given back.
+    pub fn into_storage(self) -> S {
+        self.storage
+    }
+}
+
+/// Redacted: a storage holds the group's private keys (HPKE init and leaf keys, signature
+/// keys) and epoch secrets, and OpenMLS' `MemoryStorage` prints every value it holds in
+/// `Debug`. The storage is not shown.
+impl<S> fmt::Debug for OpenMlsTypedHpke<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let entries = self.storage.values.read().map(|v| v.len()).ok();
         f.debug_struct("OpenMlsTypedHpke")
             .field("crypto", &self.crypto)
-            .field("stored_entries", &entries)
             .finish_non_exhaustive()
     }
 }
 
-impl OpenMlsProvider for OpenMlsTypedHpke {
+impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsProvider for OpenMlsTypedHpke<S> {
     type CryptoProvider = TypedHpkeCrypto<RustCrypto>;
     type RandProvider = RustCrypto;
-    type StorageProvider = MemoryStorage;
+    type StorageProvider = S;
 
     fn storage(&self) -> &Self::StorageProvider {
         &self.storage
