@@ -719,13 +719,15 @@ impl<K: Kem> fmt::Debug for Decapsulated<K> {
 /// A hybrid KEM's receiver key with its halves held apart: the traditional (X25519, P-256,
 /// P-384) key with a [`DhHolder`], such as a PKCS#11 token, and the ML-KEM private key either
 /// in this process ([`SplitHybrid::new`]) or with a [`DecapHolder`] too ([`SplitHybrid::held`]:
-/// a PKCS#11 3.2 token's `C_DecapsulateKey`, which then holds both halves). Decapsulation (draft-ietf-hpke-pq §4) is the
-/// hybrid's own, with the holder answering `DH(sk_T, ct_T)`: `ct_T` is validated before the
-/// holder is asked, an all-zero answer is refused as RFC 9180 §7.1.4 refuses it, and the
-/// combiner runs here. Base and PSK modes, as every hybrid KEM.
+/// a PKCS#11 3.2 token's `C_DecapsulateKey`, which then holds both halves). Decapsulation
+/// (draft-ietf-hpke-pq §4) is the hybrid's own, with the holders answering `DH(sk_T, ct_T)`
+/// (and `ML-KEM.Decaps(dk_PQ, ct_PQ)`): `ct_T` is validated before either holder is asked, an
+/// all-zero answer is refused as RFC 9180 §7.1.4 refuses it, and the combiner runs here. Base
+/// and PSK modes, as every hybrid KEM.
 ///
 /// Such a key has no seed: the hybrid's private key is one seed that both halves are expanded
-/// from, and a traditional key made in a token cannot be its half. Its public key is the
+/// from, and a traditional key made in a token cannot be its half (a key made here moves into
+/// such a token as the two secrets [`PrivateKey::expanded_halves`] gives). Its public key is the
 /// concatenation of the halves' (`pk = pk_PQ || pk_T`), which senders use as any hybrid public
 /// key. The ML-KEM key is wiped on drop; `Debug` shows the public key.
 ///

@@ -168,7 +168,7 @@ pub trait HybridKem: crate::kem::Kem {
         pk_t: &crate::kem::PublicKey<Self::Traditional>,
     ) -> crate::kem::PublicKey<Self>;
 
-    /// The halves `expandKey(seed)` gave the key ([`crate::kem::PrivateKey::halves`]).
+    /// The halves `expandKey(seed)` gave the key ([`crate::kem::PrivateKey::expanded_halves`]).
     #[doc(hidden)]
     fn split_private(
         sk: &crate::kem::PrivateKey<Self>,
@@ -179,18 +179,25 @@ pub trait HybridKem: crate::kem::Kem {
 }
 
 impl<K: HybridKem> crate::kem::PrivateKey<K> {
-    /// The two keys this hybrid key is made of (draft-ietf-hpke-pq §4, `expandKey(seed)`): the
-    /// ML-KEM key of the seed `d || z` and the traditional DH-KEM key of `RandomScalar`, each a
-    /// key of its own KEM. For a key whose halves are to be kept apart, as a PKCS#11 3.2 token
-    /// imports them (an ML-KEM key from its seed, an EC key from its scalar), to be used again
-    /// as one with [`crate::kem::SplitHybrid`]: the same public key, the same shared secrets.
-    pub fn halves(
+    /// The secrets this key's seed expands to (draft-ietf-hpke-pq §4, `expandKey(seed)`): the
+    /// ML-KEM seed `d || z` and the traditional half's private key as `SerializePrivateKey`
+    /// writes it. For moving the key into a place that keeps each half apart, as a PKCS#11 3.2
+    /// token imports them (an ML-KEM key from `CKA_SEED`, an EC key from `CKA_VALUE`), to be
+    /// used again as one with [`crate::kem::SplitHybrid`]: the same public key, the same
+    /// shared secrets.
+    ///
+    /// Bytes, not keys: each half is a key only inside this hybrid, and one used alone (as a
+    /// DH-KEM key, or as an Auth sender whose public key is this key's `pk_T`) would be the
+    /// hybrid's key in another protocol, with none of its post-quantum security.
+    #[allow(clippy::type_complexity)]
+    pub fn expanded_halves(
         &self,
     ) -> (
-        crate::kem::PrivateKey<K::MlKem>,
-        crate::kem::PrivateKey<K::Traditional>,
+        Zeroizing<Array<u8, <K::MlKem as crate::kem::Kem>::NSk>>,
+        Zeroizing<Array<u8, <K::Traditional as crate::kem::Kem>::NSk>>,
     ) {
-        K::split_private(self)
+        let (ml_kem, traditional) = K::split_private(self);
+        (ml_kem.to_bytes(), traditional.to_bytes())
     }
 }
 

@@ -91,7 +91,15 @@ pub fn run_with_token() -> ExitCode {
 /// # Errors
 /// [`Error::Pkcs11`] if the module does not load or the token cannot be initialized;
 /// [`Error::NotFound`] if the module has no slot with a token.
+///
+/// # Panics
+/// Outside the process [`run_with_token`] runs: `C_InitToken` erases the token it is given,
+/// and only there is that token a throwaway one.
 pub fn token(label: &str, pin: &str) -> Result<Token, Error> {
+    assert!(
+        in_token_process(),
+        "kryoptic::token initializes (erases) a token: call it in the process run_with_token runs"
+    );
     let pkcs11 = Pkcs11::new(module())?;
     pkcs11.initialize(CInitializeArgs::new(CInitializeFlags::OS_LOCKING_OK))?;
     let slot = *pkcs11

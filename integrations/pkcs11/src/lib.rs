@@ -16,11 +16,11 @@
 //! - **X-Wing, MLKEM768-P256, MLKEM1024-P384** (draft-ietf-hpke-pq §4): both halves in the
 //!   token, an ML-KEM key and an EC or Montgomery key with one label and `CKA_ID`; the token
 //!   answers `ML-KEM.Decaps` and `DH` and typed-hpke's [`SplitHybrid`] combines them. Base and
-//!   PSK: [`ExternalDecap`], or [`TokenKey::split`] for the typed halves.
+//!   PSK: [`ExternalDecap`]. Its halves are never handed out as keys of their own.
 //!
 //! The same key serves the runtime API (`ExternalDh(&key)` / `ExternalDecap(&key)` wherever
 //! a `Suite` takes a private key; `&dyn HeldKey` for the OHTTP gateway and the JOSE / COSE
-//! decryptors) and the typed API ([`TokenKey::typed`], [`TokenKey::split`]). Which tokens
+//! decryptors) and the typed API ([`TokenKey::typed`]). Which tokens
 //! offer which keys: the README's table.
 //!
 //! ```no_run
@@ -105,6 +105,11 @@ pub enum Error {
     /// Every session of the key was left by a thread that panicked while it held it (a
     /// session so left is skipped, not used again).
     Poisoned,
+    /// The key's objects say it is of a KEM whose other objects are not on the token: one half
+    /// of a hybrid key (its ML-KEM or its traditional pair) is gone. It is never used as a key
+    /// of the half's own KEM, which would publish a key without the hybrid's post-quantum
+    /// security; [`Token::destroy_key`] removes what is left.
+    IncompleteKey,
 }
 
 impl fmt::Display for Error {
@@ -121,6 +126,7 @@ impl fmt::Display for Error {
                 f.write_str("no public key object on the token matches this private key")
             }
             Self::Poisoned => f.write_str("a thread panicked while using this key's session"),
+            Self::IncompleteKey => f.write_str("a hybrid key with one half missing from the token"),
         }
     }
 }
@@ -179,6 +185,45 @@ impl Curve {
         } else {
             der_octet_string(peer)
         }
+    }
+
+    /// The DER `AlgorithmIdentifier` of the curve's keys in a SubjectPublicKeyInfo: RFC 5480's
+    /// `id-ecPublicKey` with the named curve, or RFC 8410's `id-X25519` / `id-X448` alone.
+    fn spki_algorithm(&self) -> Vec<u8> {
+        const ID_EC_PUBLIC_KEY: [u8; 9] = [0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
+        let mut body = Vec::new();
+        if !self.montgomery() {
+            body.extend(ID_EC_PUBLIC_KEY);
+        }
+        body.extend(self.oid);
+        let mut out = vec![0x30, body.len() as u8];
+        out.extend(body);
+        out
+    }
+
+    /// Whether `u` is the canonical encoding of a u-coordinate (RFC 7748 §5: below `p`, and for
+    /// X25519 the unused top bit clear), for a Montgomery curve; true for the NIST curves,
+    /// whose points typed-hpke validates whole. A public object with a non-canonical `u` names
+    /// the same DH as the canonical one, so the derivation check cannot tell them apart.
+    fn canonical(&self, u: &[u8]) -> bool {
+        if !self.montgomery() {
+            return true;
+        }
+        // p, little-endian: 2^255 - 19, and 2^448 - 2^224 - 1.
+        let mut p = vec![0xffu8; u.len()];
+        if u.len() == 32 {
+            p[0] = 0xed;
+            p[31] = 0x7f;
+        } else {
+            p[28] = 0xfe;
+        }
+        // u < p, compared from the most significant byte.
+        for (a, b) in u.iter().rev().zip(p.iter().rev()) {
+            if a != b {
+                return a < b;
+            }
+        }
+        false
     }
 
     /// `CKA_EC_POINT` as this crate writes it for a public key object: the DER OCTET STRING
@@ -346,6 +391,15 @@ impl Kind {
         })
     }
 
+    /// The KEM of a key of this kind.
+    fn kem_id(&self) -> u16 {
+        match *self {
+            Self::Dh(curve) => curve.kem_id,
+            Self::MlKem(set) => set.kem_id,
+            Self::Hybrid { kem_id, .. } => kem_id,
+        }
+    }
+
     /// The key pairs a key of this kind is, the ML-KEM one first (`pk = pk_PQ || pk_T`).
     fn halves(&self) -> Vec<Half> {
         match *self {
@@ -412,6 +466,69 @@ fn point_of(value: &[u8], npk: usize) -> Option<&[u8]> {
     (point.len() == npk).then_some(point)
 }
 
+/// One DER element of tag `tag` at the start of `input` (definite length, minimal, at most two
+/// length bytes): its contents and what follows it.
+fn der_element(input: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
+    let (&t, rest) = input.split_first()?;
+    if t != tag {
+        return None;
+    }
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = match first {
+        n @ 0..=0x7f => (usize::from(n), rest),
+        0x81 => match rest {
+            [n @ 0x80..=0xff, rest @ ..] => (usize::from(*n), rest),
+            _ => return None,
+        },
+        0x82 => match rest {
+            [hi @ 0x01..=0xff, lo, rest @ ..] => ((usize::from(*hi) << 8) | usize::from(*lo), rest),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (rest.len() >= len).then(|| rest.split_at(len))
+}
+
+/// The key in a DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7) whose algorithm is exactly
+/// `algorithm`: the BIT STRING's bytes, with no unused bits. A token's `CKA_PUBLIC_KEY_INFO`.
+fn spki_key<'a>(spki: &'a [u8], algorithm: &[u8]) -> Option<&'a [u8]> {
+    let (body, after) = der_element(spki, 0x30)?;
+    if !after.is_empty() {
+        return None;
+    }
+    let (bits, after) = der_element(body.strip_prefix(algorithm)?, 0x03)?;
+    if !after.is_empty() {
+        return None;
+    }
+    match bits {
+        [0, key @ ..] => Some(key),
+        _ => None,
+    }
+}
+
+/// A key's new `CKA_ID`: [`ID_LEN`] random bytes, then [`ID_TAG`] and the KEM's id,
+/// big-endian. A lookup that finds objects of another KEM under such an id (one half of a
+/// hybrid key alone) refuses them ([`Error::IncompleteKey`]).
+fn new_id(session: &Session, kem_id: u16) -> Result<Vec<u8>, Error> {
+    let mut id = session.generate_random_vec(ID_LEN as u32)?;
+    id.extend_from_slice(ID_TAG);
+    id.extend_from_slice(&kem_id.to_be_bytes());
+    Ok(id)
+}
+
+/// The KEM a `CKA_ID` this crate made names, if it is one.
+fn tagged_kem(id: &[u8]) -> Option<u16> {
+    match id.get(ID_LEN..) {
+        Some([a, b, c, d, hi, lo]) if [*a, *b, *c, *d] == *ID_TAG && id.len() == ID_LEN + 6 => {
+            Some(u16::from_be_bytes([*hi, *lo]))
+        }
+        _ => None,
+    }
+}
+
+/// What follows the random bytes of a `CKA_ID` this crate made, before the KEM's id.
+const ID_TAG: &[u8; 4] = b"hpke";
+
 /// A token, found by its label, with the user logged in.
 #[derive(Clone)]
 pub struct Token {
@@ -432,7 +549,10 @@ impl fmt::Debug for Token {
 /// pair is among them unless someone else wrote objects under the pair's label and id.
 const MAX_CANDIDATES: usize = 4;
 
-/// The bytes of a new pair's `CKA_ID`, from the token's random generator.
+/// Public key objects of a label read for a pair without an id, to find those without one.
+const MAX_UNNAMED: usize = 16;
+
+/// The random bytes of a new key's `CKA_ID`, from the token's generator ([`new_id`]).
 const ID_LEN: usize = 16;
 
 /// What identifies a private key in a lookup.
@@ -445,8 +565,9 @@ enum Selector<'a> {
 struct FoundHalf {
     handle: ObjectHandle,
     half: Half,
-    /// The private object's own `CKA_EC_POINT`, where the token keeps one.
-    point: Option<Vec<u8>>,
+    /// The public key the token keeps on the private object (`CKA_PUBLIC_KEY_INFO`), where
+    /// it keeps one: the raw point or u-coordinate.
+    token_public: Option<Vec<u8>>,
 }
 
 /// The kind of one key pair in the token.
@@ -604,7 +725,7 @@ impl Token {
         label: &str,
         usable: bool,
     ) -> Result<TokenKey, Error> {
-        let id = session.generate_random_vec(ID_LEN as u32)?;
+        let id = new_id(session, kind.kem_id())?;
         let label = label.as_bytes();
         let mut made = Vec::with_capacity(2);
         for half in kind.halves() {
@@ -616,7 +737,7 @@ impl Token {
                 }
             }
         }
-        self.token_key(kind, id, made)
+        self.token_key(session, kind, id, made)
     }
 
     /// Imports `private_key` into the token as [`Token::generate_key`] makes keys (sensitive,
@@ -624,7 +745,7 @@ impl Token {
     /// key made elsewhere that is to live in the token from now on. A DH-KEM key goes in as its
     /// scalar (`CKA_VALUE`), an ML-KEM key as its seed `d || z` (`CKA_SEED`, PKCS#11 v3.2
     /// §6.67.4), a hybrid key as the two keys its seed expands to
-    /// ([`typed_hpke::kem::PrivateKey::halves`]): the hybrid's own seed has no place in PKCS#11,
+    /// ([`typed_hpke::kem::PrivateKey::expanded_halves`]): the hybrid's own seed has no place in PKCS#11,
     /// so the key in the token is the same key with no seed. The bytes pass through this
     /// process once and are wiped.
     ///
@@ -638,7 +759,7 @@ impl Token {
         let kind = Kind::of_kem(private_key.kem_id())?;
         let session = self.session()?;
         self.refuse_label_in_use(&session, label)?;
-        let id = session.generate_random_vec(ID_LEN as u32)?;
+        let id = new_id(&session, kind.kem_id())?;
         let label_bytes = label.as_bytes();
         let halves = match kind {
             Kind::Dh(_) | Kind::MlKem(_) => vec![private_key.clone()],
@@ -654,7 +775,7 @@ impl Token {
                 }
             }
         }
-        let key = self.token_key(kind, id, made)?;
+        let key = self.token_key(&session, kind, id, made)?;
         self.alone(&session, key, label)
     }
 
@@ -690,11 +811,16 @@ impl Token {
     fn key_by(&self, selector: &Selector<'_>) -> Result<TokenKey, Error> {
         let session = self.session()?;
         let found = self.find(&session, selector)?;
+        // An id this crate made names the key's KEM: objects of another (a hybrid's half
+        // alone) are not a key.
+        if tagged_kem(&found.id).is_some_and(|kem| kem != found.kind.kem_id()) {
+            return Err(Error::IncompleteKey);
+        }
         let mut pairs = Vec::with_capacity(found.halves.len());
         for half in &found.halves {
             pairs.push(self.bound_public(&session, &found, half)?);
         }
-        self.token_key(found.kind, found.id, pairs)
+        self.key_of(found.kind, found.id, &pairs)
     }
 
     /// The one key `selector` names, and what identifies it.
@@ -763,25 +889,43 @@ impl Token {
         };
         // The pair's public objects made with the PIN first (this crate's are); only for a
         // pair with none (made by another tool) those anyone could have written.
-        let template = |private| {
-            [
+        // A pair without an id may have an empty `CKA_ID` (SoftHSM) or none at all (kryoptic):
+        // its public objects are those of the label whose id is empty or absent (read one by
+        // one, from at most `MAX_UNNAMED` objects of the label).
+        let search = |private| -> Result<Vec<ObjectHandle>, Error> {
+            let mut template = vec![
                 Attribute::Class(ObjectClass::PUBLIC_KEY),
                 Attribute::KeyType(key_type),
                 Attribute::Private(private),
                 Attribute::Label(found.label.clone()),
-                Attribute::Id(found.id.clone()),
-            ]
+            ];
+            if !found.id.is_empty() {
+                template.push(Attribute::Id(found.id.clone()));
+                return Ok(session.find_objects(&template)?);
+            }
+            let objects = session.find_objects(&template)?;
+            if objects.len() > MAX_UNNAMED {
+                return Err(Error::Ambiguous);
+            }
+            Ok(objects
+                .into_iter()
+                .filter(|&o| match session.get_attributes(o, &[AttributeType::Id]) {
+                    Ok(attributes) => {
+                        !matches!(&attributes[..], [Attribute::Id(id)] if !id.is_empty())
+                    }
+                    Err(_) => true,
+                })
+                .collect())
         };
-        let mut candidates = session.find_objects(&template(true))?;
+        let mut candidates = search(true)?;
         if candidates.is_empty() {
-            candidates = session.find_objects(&template(false))?;
+            candidates = search(false)?;
         }
         if candidates.len() > MAX_CANDIDATES {
             return Err(Error::Ambiguous);
         }
-        // The private object's own point, where the token keeps one, is the key.
-        if let (Half::Dh(curve), Some(point)) = (half.half, &half.point) {
-            let point = point_of(point, curve.npk).ok_or(Error::Malformed)?;
+        // The public key the token keeps with the private key, where it keeps one, is the key.
+        if let (Half::Dh(curve), Some(point)) = (half.half, &half.token_public) {
             let public_key = AnyKem::new(curve.kem_id)
                 .map_err(Error::Hpke)?
                 .public_key_from_bytes(point)
@@ -815,7 +959,24 @@ impl Token {
         Err(Error::PublicKeyMismatch)
     }
 
-    fn token_key(&self, kind: Kind, id: Vec<u8>, pairs: Vec<Pair>) -> Result<TokenKey, Error> {
+    /// The key of the pairs just made; if it cannot be made (no session left for it), the
+    /// pairs are destroyed again.
+    fn token_key(
+        &self,
+        session: &Session,
+        kind: Kind,
+        id: Vec<u8>,
+        pairs: Vec<Pair>,
+    ) -> Result<TokenKey, Error> {
+        let key = self.key_of(kind, id, &pairs);
+        if key.is_err() {
+            destroy_pairs(session, pairs);
+        }
+        key
+    }
+
+    /// The key of `pairs`, which the token holds for it, with a session of its own.
+    fn key_of(&self, kind: Kind, id: Vec<u8>, pairs: &[Pair]) -> Result<TokenKey, Error> {
         let pool = Arc::new(Pool {
             workers: vec![Mutex::new(Worker::new(self.session()?))],
             next: AtomicUsize::new(0),
@@ -870,13 +1031,18 @@ impl Token {
                 Attribute::Id(found.id.clone()),
             ])?
         };
-        for object in public {
-            session.destroy_object(object)?;
+        // Every object is tried, the first error reported: a key left half-destroyed is an
+        // incomplete key to every lookup, never a key of its half's KEM.
+        let mut result = Ok(());
+        for object in public
+            .into_iter()
+            .chain(found.halves.iter().map(|h| h.handle))
+        {
+            if let Err(e) = session.destroy_object(object) {
+                result = result.and(Err(e.into()));
+            }
         }
-        for half in &found.halves {
-            session.destroy_object(half.handle)?;
-        }
-        Ok(())
+        result
     }
 }
 
@@ -914,17 +1080,25 @@ fn read_private(
             _ => return Err(Error::UnsupportedKem),
         };
         let curve = curve_of_params(key_type, &params)?;
-        // PKCS#11 3.x lets a token keep the point on the private object too (kryoptic does,
-        // SoftHSM 2.6 does not): asked apart, as a token without it answers "invalid type".
-        let mut point = None;
-        if let Ok(attributes) = session.get_attributes(handle, &[AttributeType::EcPoint]) {
+        // PKCS#11 v3.0 lets a token keep the public key on the private object, as a
+        // SubjectPublicKeyInfo (`CKA_PUBLIC_KEY_INFO`; kryoptic does, SoftHSM 2.6 does not):
+        // asked apart, as a token without it answers "invalid type"; empty means unknown. One
+        // that is there must be this curve's key, whole.
+        let mut public = None;
+        if let Ok(attributes) = session.get_attributes(handle, &[AttributeType::PublicKeyInfo]) {
             for attribute in attributes {
-                if let Attribute::EcPoint(p) = attribute {
-                    point = Some(p);
+                if let Attribute::PublicKeyInfo(spki) = attribute
+                    && !spki.is_empty()
+                {
+                    let key = spki_key(&spki, &curve.spki_algorithm()).ok_or(Error::Malformed)?;
+                    if key.len() != curve.npk || !curve.canonical(key) {
+                        return Err(Error::Malformed);
+                    }
+                    public = Some(key.to_vec());
                 }
             }
         }
-        (Half::Dh(curve), point)
+        (Half::Dh(curve), public)
     } else {
         return Err(Error::UnsupportedKem);
     };
@@ -934,7 +1108,7 @@ fn read_private(
         FoundHalf {
             handle,
             half,
-            point,
+            token_public: point,
         },
     ))
 }
@@ -961,6 +1135,9 @@ fn read_public(session: &Session, object: ObjectHandle, half: Half) -> Result<Pu
             }
             let point = point.ok_or(Error::Malformed)?;
             let point = point_of(&point, curve.npk).ok_or(Error::Malformed)?;
+            if !curve.canonical(point) {
+                return Err(Error::Malformed);
+            }
             AnyKem::new(curve.kem_id)
                 .map_err(Error::Hpke)?
                 .public_key_from_bytes(point)
@@ -1147,7 +1324,14 @@ fn generate_half(
     private.extend(SECRET);
     private.push(half.usage(usable));
     let (public, private) = session.generate_key_pair(&mechanism, &public, &private)?;
-    let public_key = read_public(session, public, half)?;
+    let public_key = match read_public(session, public, half) {
+        Ok(public_key) => public_key,
+        Err(e) => {
+            let _ = session.destroy_object(private);
+            let _ = session.destroy_object(public);
+            return Err(e);
+        }
+    };
     Ok(Pair {
         half,
         private,
@@ -1238,8 +1422,16 @@ fn split_private(
     ) -> Result<Vec<typed_hpke::suite::PrivateKey>, Error> {
         let bytes = private_key.to_bytes();
         let key = typed_hpke::PrivateKey::<K>::from_bytes(&bytes).map_err(Error::Hpke)?;
-        let (ml_kem, traditional) = key.halves();
-        Ok(vec![ml_kem.into(), traditional.into()])
+        let (ml_kem, traditional) = key.expanded_halves();
+        let of = |kem_id: u16, bytes: &[u8]| {
+            AnyKem::new(kem_id)
+                .and_then(|kem| kem.private_key_from_bytes(bytes))
+                .map_err(Error::Hpke)
+        };
+        Ok(vec![
+            of(<K::MlKem as Kem>::ID, &ml_kem)?,
+            of(<K::Traditional as Kem>::ID, &traditional)?,
+        ])
     }
     use typed_hpke::kem::{MlKem768P256, MlKem1024P384, XWing};
     match kem_id {
@@ -1537,6 +1729,26 @@ impl Pool {
 /// A private key in a token, of any KEM this crate keeps there: a DH-KEM key (the holder
 /// typed-hpke asks for `DH(sk, peer)`), an ML-KEM key or a hybrid key (holders that
 /// decapsulate). Cheap to clone (the clones share its sessions); `Send + Sync`.
+///
+/// A hybrid key is one key: its halves are never handed out as keys of their own KEMs (an
+/// X25519 receiver, or an Auth sender whose public key is the hybrid's `pk_T`), in the typed
+/// API or the runtime one.
+///
+/// ```compile_fail
+/// # fn halves(key: typed_hpke_pkcs11::TokenKey) {
+/// let split = key.split::<typed_hpke::kem::XWing>(); // private
+/// # }
+/// ```
+///
+/// ```
+/// # fn halves(key: typed_hpke_pkcs11::TokenKey) {
+/// use typed_hpke::kem::{DhKemX25519HkdfSha256, MlKem768, XWing};
+/// # if key.public_key().kem_id() != 0x647a { return; }
+/// assert!(key.typed::<XWing>().is_ok());
+/// assert!(key.typed::<DhKemX25519HkdfSha256>().is_err());
+/// assert!(key.typed::<MlKem768>().is_err());
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct TokenKey(Arc<Inner>);
 
@@ -1570,12 +1782,12 @@ impl fmt::Debug for TokenKey {
 
 impl TokenKey {
     /// The key of `kind` from the pairs the token holds for it (the ML-KEM half first).
-    fn assemble(pool: Arc<Pool>, kind: Kind, id: Vec<u8>, pairs: Vec<Pair>) -> Result<Self, Error> {
+    fn assemble(pool: Arc<Pool>, kind: Kind, id: Vec<u8>, pairs: &[Pair]) -> Result<Self, Error> {
         let (mut dh, mut ml_kem) = (None, None);
         for pair in pairs {
             let held = HeldPair {
                 private: pair.private,
-                public_key: pair.public_key,
+                public_key: pair.public_key.clone(),
             };
             match pair.half {
                 Half::Dh(_) => dh = Some(held),
@@ -1611,8 +1823,10 @@ impl TokenKey {
         &self.0.public_key
     }
 
-    /// The key's `CKA_ID` ([`Token::key_by_id`] finds it again): 16 random bytes for a key
-    /// this crate made (a hybrid's two pairs share them), whatever the token holds for another.
+    /// The key's `CKA_ID` ([`Token::key_by_id`] finds it again): for a key this crate made, 16
+    /// random bytes, `hpke` and the KEM's id (big-endian; a hybrid's two pairs share it, and a
+    /// half found alone under it is [`Error::IncompleteKey`]); whatever the token holds for
+    /// another.
     pub fn id(&self) -> &[u8] {
         &self.0.id
     }
@@ -1719,13 +1933,10 @@ impl TokenKey {
     /// A hybrid key as typed-hpke's [`SplitHybrid`] with both halves held in the token: the
     /// traditional half a [`typed_hpke::kem::DhHolder`] over `CKM_ECDH1_DERIVE`, the ML-KEM
     /// half a [`typed_hpke::kem::DecapHolder`] over `C_DecapsulateKey`; the combiner runs in
-    /// typed-hpke. The same key as `ExternalDecap(key.typed::<K>()?)`, for a caller that
-    /// wants the halves' holders by name.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedKem`] if the key is not one of `K`.
+    /// typed-hpke. Not public: a half handed out would be a key of the half's own KEM (an
+    /// X25519 receiver, an Auth sender as `pk_T`), which the hybrid key must never be.
     #[allow(clippy::type_complexity)]
-    pub fn split<K: HybridKem>(
+    fn split<K: HybridKem>(
         &self,
     ) -> Result<
         SplitHybrid<K, TypedTokenKey<K::Traditional>, ExternalDecap<TypedTokenKey<K::MlKem>>>,
@@ -1832,5 +2043,87 @@ mod tests {
             assert_eq!(point_of(&der[..der.len() - 1], len), None);
         }
         assert_eq!(point_of(&[], 65), None);
+    }
+
+    #[test]
+    fn public_key_info() {
+        // X25519 (RFC 8410 §10.1's example key) and P-256 SubjectPublicKeyInfos.
+        let x25519 = CURVES[3];
+        let mut spki = vec![
+            0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00,
+        ];
+        spki.extend([0x19; 32]);
+        assert_eq!(
+            spki_key(&spki, &x25519.spki_algorithm()),
+            Some(&[0x19; 32][..])
+        );
+        let p256 = CURVES[0];
+        let mut spki = vec![0x30, 0x59, 0x30, 0x13];
+        spki.extend([0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01]);
+        spki.extend(p256.oid);
+        spki.extend([0x03, 0x42, 0x00, 0x04]);
+        spki.extend([7; 64]);
+        assert_eq!(
+            spki_key(&spki, &p256.spki_algorithm()).map(<[u8]>::len),
+            Some(65)
+        );
+        // Another curve's algorithm, unused bits, trailing bytes, a long form that is not
+        // minimal, a truncated value: refused.
+        assert_eq!(spki_key(&spki, &CURVES[1].spki_algorithm()), None);
+        let mut bad = spki.clone();
+        let unused_bits = bad.len() - 66;
+        bad[unused_bits] = 1;
+        assert_eq!(spki_key(&bad, &p256.spki_algorithm()), None);
+        let mut bad = spki.clone();
+        bad.push(0);
+        assert_eq!(spki_key(&bad, &p256.spki_algorithm()), None);
+        let mut bad = vec![0x30, 0x81, 0x59];
+        bad.extend(&spki[2..]);
+        assert_eq!(spki_key(&bad, &p256.spki_algorithm()), None);
+        assert_eq!(
+            spki_key(&spki[..spki.len() - 1], &p256.spki_algorithm()),
+            None
+        );
+    }
+
+    #[test]
+    fn canonical_u_coordinates() {
+        let (x25519, x448) = (CURVES[3], CURVES[4]);
+        let mut p = [0xff; 32];
+        p[0] = 0xed;
+        p[31] = 0x7f;
+        let mut below = p;
+        below[0] = 0xec;
+        assert!(x25519.canonical(&below));
+        assert!(!x25519.canonical(&p));
+        let mut top = [0u8; 32];
+        top[31] = 0x80;
+        assert!(!x25519.canonical(&top));
+        assert!(x25519.canonical(&[9; 32]));
+        let mut p = [0xff; 56];
+        p[28] = 0xfe;
+        let mut below = p;
+        below[0] = 0xfe;
+        assert!(x448.canonical(&below));
+        assert!(!x448.canonical(&p));
+        assert!(!x448.canonical(&[0xff; 56]));
+        assert!(CURVES[0].canonical(&[0xff; 65]));
+    }
+
+    #[test]
+    fn ids_name_their_kem() {
+        let mut id = vec![7; ID_LEN];
+        id.extend_from_slice(ID_TAG);
+        id.extend([0x64, 0x7a]);
+        assert_eq!(tagged_kem(&id), Some(0x647a));
+        // The 16-byte ids of earlier versions, and others' ids, name nothing.
+        assert_eq!(tagged_kem(&id[..ID_LEN]), None);
+        assert_eq!(tagged_kem(b""), None);
+        let mut other = id.clone();
+        other[ID_LEN] ^= 1;
+        assert_eq!(tagged_kem(&other), None);
+        let mut longer = id.clone();
+        longer.push(0);
+        assert_eq!(tagged_kem(&longer), None);
     }
 }

@@ -38,9 +38,9 @@ use typed_hpke::kem::{
     DhKemX25519HkdfSha256, ExternalDecap, ExternalDh, HeldKeyError, HybridKem, Kem, MlKem512,
     MlKem768, MlKem768P256, MlKem1024, MlKem1024P384, XWing,
 };
-use typed_hpke::suite::{ReceiverMode, Suite};
+use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Hpke, OsRng};
-use typed_hpke_pkcs11::{Error, Token, kryoptic};
+use typed_hpke_pkcs11::{Error, Token, TokenKey, kryoptic};
 
 mod common;
 use common::{AAD, INFO, LABEL, PIN, PT, curve, decapsulating, imported, opens};
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
     println!("module: {}", kryoptic::module().display());
     let token = kryoptic::token(LABEL, PIN).expect("initialize and open the token");
     type Test = (&'static str, fn(&Token));
-    let tests: [Test; 7] = [
+    let tests: [Test; 10] = [
         ("every DH-KEM in every mode", every_dh_kem),
         (
             "ML-KEM and the hybrids, Base and PSK",
@@ -69,6 +69,15 @@ fn main() -> ExitCode {
             swapped_ml_kem_public_key,
         ),
         ("four threads, one hybrid key", four_threads_one_hybrid_key),
+        (
+            "swapped X25519 and hybrid public keys",
+            swapped_montgomery_and_hybrid_public_keys,
+        ),
+        (
+            "an ML-KEM pair made by another tool",
+            ml_kem_pair_without_id,
+        ),
+        ("no secret in freed memory", no_secret_in_freed_memory),
     ];
     for (name, test) in tests {
         test(&token);
@@ -97,26 +106,37 @@ fn every_decapsulating_kem(token: &Token) {
     split::<MlKem1024P384>(token);
 }
 
-/// A hybrid key as `SplitHybrid` over its two halves in the token: the same key as the one
-/// in process, typed.
+/// A hybrid key through the typed API's holder, whose decapsulation runs typed-hpke's
+/// `SplitHybrid` over the two halves in the token: the same shared secret as the key in
+/// process.
 fn split<K: HybridKem>(token: &Token) {
+    use typed_hpke::kem::DecapHolder;
     type S<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
     let label = format!("split {:#06x}", K::ID);
     let (sk, key) = imported::<K>(token, &label);
-    let split = key.split::<K>().unwrap();
-    assert_eq!(split.public_key(), &sk.public_key());
+    let typed = key.typed::<K>().unwrap();
     let mut rng = OsRng::default();
     let (enc, ct) = S::<K>::seal_base(&mut rng, &sk.public_key(), INFO, AAD, PT).unwrap();
-    assert_eq!(S::<K>::open_base(&enc, &split, INFO, AAD, &ct).unwrap(), PT);
     assert_eq!(
-        split.decap(&enc).unwrap().as_bytes(),
-        K::decap(&enc, &sk).unwrap().as_bytes(),
+        S::<K>::open_base(&enc, &ExternalDecap(&typed), INFO, AAD, &ct).unwrap(),
+        PT
+    );
+    let mut secret = [0u8; 32];
+    typed.decapsulate(&enc, &mut secret).unwrap();
+    assert_eq!(
+        secret[..],
+        K::decap(&enc, &sk).unwrap().as_bytes()[..],
         "{label}: the shared secret"
     );
-    // Another hybrid's view of the key is refused.
-    assert!(
-        matches!(key.split::<XWing>().err(), Some(Error::UnsupportedKem)) || K::ID == XWing::ID
-    );
+    // The hybrid key is not a key of its halves' KEMs.
+    assert!(matches!(
+        key.typed::<K::MlKem>(),
+        Err(Error::UnsupportedKem)
+    ));
+    assert!(matches!(
+        key.typed::<K::Traditional>(),
+        Err(Error::UnsupportedKem)
+    ));
     token.destroy_key(&label).unwrap();
 }
 
@@ -179,7 +199,7 @@ fn refusals(token: &Token) {
         wrong.typed::<MlKem1024>(),
         Err(Error::UnsupportedKem)
     ));
-    assert!(matches!(wrong.split::<XWing>(), Err(Error::UnsupportedKem)));
+    assert!(matches!(wrong.typed::<XWing>(), Err(Error::UnsupportedKem)));
     let suite = Suite::new(XWing::ID, 1, 3).unwrap();
     let err = suite
         .open(
@@ -251,10 +271,42 @@ fn refusals(token: &Token) {
         HeldKeyError::Holder(Error::Pkcs11(e)) => println!("  a destroyed half: {e}"),
         other => panic!("a destroyed half gave {other:?}"),
     }
-    // What is left under the label is an X25519 key alone, found as one.
+    // What is left under the label is the key's X25519 half alone: never a key of DHKEM(X25519)
+    // (the outside review found it published as one), an incomplete key that destroy_key removes.
+    assert!(matches!(token.key("half gone"), Err(Error::IncompleteKey)));
+    assert!(matches!(
+        token.key_by_id(key.id()),
+        Err(Error::IncompleteKey)
+    ));
+    assert!(matches!(
+        token.generate_key(XWing::ID, "half gone"),
+        Err(Error::LabelInUse)
+    ));
+    token.destroy_key("half gone").unwrap();
+    assert!(
+        raw_session()
+            .find_objects(&[Attribute::Id(key.id().to_vec())])
+            .unwrap()
+            .is_empty()
+    );
+    // The same with the traditional half gone, for MLKEM768-P256: the ML-KEM half alone.
+    let key = token.generate_key(MlKem768P256::ID, "half gone").unwrap();
+    let session = raw_session();
+    let ec = session
+        .find_objects(&[
+            Attribute::Class(ObjectClass::PRIVATE_KEY),
+            Attribute::KeyType(KeyType::EC),
+            Attribute::Id(key.id().to_vec()),
+        ])
+        .unwrap();
+    session.destroy_object(ec[0]).unwrap();
+    assert!(matches!(token.key("half gone"), Err(Error::IncompleteKey)));
+    // replace_key rotates an incomplete key away.
+    let replaced = token.replace_key(MlKem768P256::ID, "half gone").unwrap();
+    opens(&token.key("half gone").unwrap());
     assert_eq!(
-        token.key("half gone").unwrap().public_key().kem_id(),
-        DhKemX25519HkdfSha256::ID
+        token.key("half gone").unwrap().public_key(),
+        replaced.public_key()
     );
     token.destroy_key("half gone").unwrap();
 }
@@ -406,4 +458,243 @@ fn four_threads_one_hybrid_key(token: &Token) {
         }
     });
     token.destroy_key("threads").unwrap();
+}
+
+/// Replaces the public key object of the pair of `key_type` under `id` by one holding
+/// `public`, with the PIN (`CKA_PRIVATE`, the pair's label and id), as a careless tool could.
+fn swap_public(label: &str, id: &[u8], key_type: KeyType, public: Attribute) {
+    let session = raw_session();
+    let old = session
+        .find_objects(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::KeyType(key_type),
+            Attribute::Id(id.to_vec()),
+        ])
+        .unwrap();
+    assert_eq!(old.len(), 1);
+    let params = if key_type == KeyType::ML_KEM {
+        Attribute::ParameterSet(MlKemParameterSetType::ML_KEM_768.into())
+    } else {
+        Attribute::EcParams(vec![0x06, 0x03, 0x2b, 0x65, 0x6e])
+    };
+    session.destroy_object(old[0]).unwrap();
+    session
+        .create_object(&[
+            Attribute::Class(ObjectClass::PUBLIC_KEY),
+            Attribute::KeyType(key_type),
+            params,
+            public,
+            Attribute::Token(true),
+            Attribute::Private(true),
+            Attribute::Label(label.as_bytes().to_vec()),
+            Attribute::Id(id.to_vec()),
+        ])
+        .unwrap();
+}
+
+/// The outside review: an X25519 public object swapped for one the derivation check cannot tell
+/// from it (the unused top bit set) was the key found. kryoptic keeps the public key on the
+/// private object (`CKA_PUBLIC_KEY_INFO`), and that is the key now, whatever public object
+/// stands beside it: the top-bit twin, another key, for a key alone and for X-Wing's half. An
+/// ML-KEM half swapped is `PublicKeyMismatch`, as for an ML-KEM key alone.
+fn swapped_montgomery_and_hybrid_public_keys(token: &Token) {
+    let (_, other) = DhKemX25519HkdfSha256::generate(&mut OsRng::default()).unwrap();
+    for kem in [DhKemX25519HkdfSha256::ID, XWing::ID] {
+        for twin in [true, false] {
+            let label = format!("swapped {kem:#06x}");
+            let key = token.generate_key(kem, &label).unwrap();
+            let genuine = key.public_key().as_bytes();
+            let mut swapped = genuine[genuine.len() - 32..].to_vec();
+            if twin {
+                swapped[31] ^= 0x80;
+            } else {
+                swapped = other.as_bytes().to_vec();
+            }
+            swap_public(
+                &label,
+                key.id(),
+                KeyType::EC_MONTGOMERY,
+                Attribute::EcPoint(swapped),
+            );
+            let found = token.key(&label).unwrap();
+            assert_eq!(found.public_key(), key.public_key(), "{label} twin {twin}");
+            opens(&found);
+            token.destroy_key(&label).unwrap();
+        }
+    }
+    let label = "swapped X-Wing ML-KEM half";
+    let key = token.generate_key(XWing::ID, label).unwrap();
+    let (_, other) = MlKem768::generate(&mut OsRng::default()).unwrap();
+    swap_public(
+        label,
+        key.id(),
+        KeyType::ML_KEM,
+        Attribute::Value(other.as_bytes().to_vec()),
+    );
+    assert!(matches!(token.key(label), Err(Error::PublicKeyMismatch)));
+    token.destroy_key(label).unwrap();
+}
+
+/// An ML-KEM pair made by another tool: no `CKA_ID`, its public object not `CKA_PRIVATE`, with
+/// two ML-KEM public objects of other keys beside it under the label. The lookup reads the
+/// public objects anyone could have written and takes the one the token's key decapsulates
+/// for (a decapsulation each), never a planted one.
+fn ml_kem_pair_without_id(token: &Token) {
+    use cryptoki::mechanism::Mechanism;
+    let label = "foreign ML-KEM";
+    let mut rng = OsRng::default();
+    let (_, a) = MlKem768::generate(&mut rng).unwrap();
+    plant(label, b"", MlKem768::ID, a.as_bytes());
+    let session = raw_session();
+    let l = label.as_bytes().to_vec();
+    let (public, _) = session
+        .generate_key_pair(
+            &Mechanism::MlKemKeyPairGen,
+            &[
+                Attribute::Token(true),
+                Attribute::Private(false),
+                Attribute::ParameterSet(MlKemParameterSetType::ML_KEM_768.into()),
+                Attribute::Label(l.clone()),
+            ],
+            &[
+                Attribute::Token(true),
+                Attribute::Private(true),
+                Attribute::Sensitive(true),
+                Attribute::Decapsulate(true),
+                Attribute::Label(l),
+            ],
+        )
+        .unwrap();
+    let genuine = match session
+        .get_attributes(public, &[cryptoki::object::AttributeType::Value])
+        .unwrap()
+        .pop()
+    {
+        Some(Attribute::Value(v)) => v,
+        other => panic!("{other:?}"),
+    };
+    let (_, b) = MlKem768::generate(&mut rng).unwrap();
+    plant(label, b"", MlKem768::ID, b.as_bytes());
+    let found = token.key(label).unwrap();
+    assert_eq!(found.public_key().as_bytes(), &genuine[..]);
+    opens(&found);
+    // destroy_key removes that pair and leaves the planted objects.
+    token.destroy_key(label).unwrap();
+    let left = session
+        .find_objects(&[Attribute::Label(label.as_bytes().to_vec())])
+        .unwrap();
+    assert_eq!(left.len(), 2);
+    for object in left {
+        session.destroy_object(object).unwrap();
+    }
+}
+
+/// A holder that records what the token answered, for the first pass of the scan.
+struct Recording<'a>(&'a TokenKey, std::cell::RefCell<Vec<Vec<u8>>>);
+
+impl typed_hpke::suite::DhHolder for Recording<'_> {
+    type Error = Error;
+    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+        self.0.public_key()
+    }
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        typed_hpke::suite::DhHolder::dh(self.0, peer, out)?;
+        self.1.borrow_mut().push(out.to_vec());
+        Ok(())
+    }
+}
+
+impl typed_hpke::suite::DecapHolder for Recording<'_> {
+    type Error = Error;
+    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+        self.0.public_key()
+    }
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        typed_hpke::suite::DecapHolder::decapsulate(self.0, enc, out)?;
+        self.1.borrow_mut().push(out.to_vec());
+        Ok(())
+    }
+}
+
+/// The freed-block scan of tests/softhsm.rs on the paths kryoptic adds: P-521's value padded
+/// in the token, ML-KEM's shared secret, a hybrid's (and its ML-KEM half's, computed here from
+/// the imported key), and the secrets an import passes to the token. The scan sees this
+/// process's Rust heap (this crate's buffers and cryptoki's); kryoptic's own are the token's.
+fn no_secret_in_freed_memory(token: &Token) {
+    let mut rng = OsRng::default();
+    for kem in [DhKemP521HkdfSha512::ID, MlKem768::ID, XWing::ID] {
+        let suite = Suite::new(kem, 1, 3).unwrap();
+        let (sk, pk) = suite.generate_key_pair(&mut rng).unwrap();
+        // The import: the key's bytes (for X-Wing, the two secrets its seed expands to).
+        let bytes = sk.to_bytes();
+        let mut needles: Vec<Vec<u8>> = vec![bytes.to_vec()];
+        if kem == XWing::ID {
+            let typed = typed_hpke::PrivateKey::<XWing>::from_bytes(&bytes).unwrap();
+            let (m, t) = typed.expanded_halves();
+            needles = vec![m.to_vec(), t.to_vec()];
+        }
+        let refs: Vec<&[u8]> = needles.iter().map(|v| &v[..]).collect();
+        let mut key = None;
+        let hits = common::freed_blocks_holding(&refs, || {
+            key = Some(token.import_key(&sk, "scan").unwrap());
+        });
+        println!("  kem {kem:#06x} import: {hits} freed blocks held the key");
+        assert_eq!(hits, 0, "kem {kem:#06x} import");
+        let key = key.unwrap();
+        let (enc, ct) = suite
+            .seal(&mut rng, &pk, INFO, AAD, PT, SenderMode::Base)
+            .unwrap();
+        // Pass 1: what the token answered, recorded (and the ML-KEM half's secret for X-Wing).
+        let recording = Recording(&key, Default::default());
+        if suite.supports_auth() {
+            suite.open(
+                &enc,
+                &ExternalDh(&recording),
+                INFO,
+                AAD,
+                &ct,
+                ReceiverMode::Base,
+            )
+        } else {
+            suite.open(
+                &enc,
+                &ExternalDecap(&recording),
+                INFO,
+                AAD,
+                &ct,
+                ReceiverMode::Base,
+            )
+        }
+        .unwrap();
+        let mut values: Vec<Vec<u8>> = recording.1.borrow().clone();
+        drop(recording);
+        if kem == XWing::ID {
+            let typed = typed_hpke::PrivateKey::<XWing>::from_bytes(&bytes).unwrap();
+            let (m, _) = typed.expanded_halves();
+            let ml_kem = typed_hpke::PrivateKey::<MlKem768>::from_bytes(&m).unwrap();
+            let ct_m = typed_hpke::EncappedKey::<MlKem768>::from_bytes(&enc[..1088]).unwrap();
+            values.push(MlKem768::decap(&ct_m, &ml_kem).unwrap().as_bytes().to_vec());
+        }
+        assert!(!values.is_empty());
+        // Pass 2: the same secrets computed again by the token, the scan armed.
+        let refs: Vec<&[u8]> = values.iter().map(|v| &v[..]).collect();
+        let hits = common::freed_blocks_holding(&refs, || {
+            let pt = if suite.supports_auth() {
+                suite.open(&enc, &ExternalDh(&key), INFO, AAD, &ct, ReceiverMode::Base)
+            } else {
+                suite.open(
+                    &enc,
+                    &ExternalDecap(&key),
+                    INFO,
+                    AAD,
+                    &ct,
+                    ReceiverMode::Base,
+                )
+            };
+            assert_eq!(pt.unwrap(), PT);
+        });
+        println!("  kem {kem:#06x} open: {hits} freed blocks held a secret");
+        assert_eq!(hits, 0, "kem {kem:#06x} open");
+        token.destroy_key("scan").unwrap();
+    }
 }

@@ -23,11 +23,8 @@
 //! - no freed heap block holds a Diffie-Hellman value the token computed, in every mode, the
 //!   Auth sender's too (this binary's allocator scans every block it frees while armed).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use cryptoki::context::Pkcs11;
 use cryptoki::mechanism::Mechanism;
@@ -357,7 +354,9 @@ fn planted_public_keys(token: &Token) {
     plant(label, b"\x01", attacker.as_bytes());
     let key = token.generate_key(0x0010, label).unwrap();
     assert_ne!(key.public_key(), &attacker);
-    assert_eq!(key.id().len(), 16);
+    // 16 random bytes, "hpke" and the KEM's id.
+    assert_eq!(key.id().len(), 22);
+    assert_eq!(&key.id()[16..], b"hpke\x00\x10");
     opens(&key);
     let found = token.key(label).unwrap();
     assert_eq!(found.public_key(), key.public_key());
@@ -547,40 +546,6 @@ fn pair_without_id(token: &Token) {
     }
 }
 
-/// The freed-block scan: while armed, every heap block this process frees is searched for the
-/// Diffie-Hellman values the token computed (needles), and each hit counted.
-struct Scanning;
-
-#[global_allocator]
-static ALLOCATOR: Scanning = Scanning;
-
-static ARMED: AtomicBool = AtomicBool::new(false);
-static HITS: AtomicUsize = AtomicUsize::new(0);
-/// Up to two needles of at most 66 bytes (P-521's `Ndh`), and their lengths.
-static NEEDLES: Mutex<([[u8; 66]; 2], [usize; 2])> = Mutex::new(([[0; 66]; 2], [0; 2]));
-
-// SAFETY: every call is passed to `System` unchanged; the scan only reads a block before it
-// is freed, and takes no allocation (a `Mutex` of fixed arrays).
-unsafe impl GlobalAlloc for Scanning {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if ARMED.load(Ordering::Relaxed)
-            && let Ok(needles) = NEEDLES.try_lock()
-        {
-            // SAFETY: the block is `layout.size()` bytes, allocated and not yet freed.
-            let block = unsafe { std::slice::from_raw_parts(ptr, layout.size()) };
-            for (needle, &len) in needles.0.iter().zip(&needles.1) {
-                if len > 0 && block.windows(len).any(|w| w == &needle[..len]) {
-                    HITS.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-        }
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 /// A holder that records what the token answered, for the first pass of the scan.
 struct Recording<'a>(&'a TokenKey, std::cell::RefCell<Vec<Vec<u8>>>);
 
@@ -636,34 +601,25 @@ fn no_dh_value_in_freed_memory(token: &Token) {
                     .open(&enc, &ExternalDh(&recording), INFO, AAD, &ct, r_mode)
                     .unwrap();
             }
-            {
-                let values = recording.1.borrow();
-                assert!(!values.is_empty());
-                let mut needles = NEEDLES.lock().unwrap();
-                *needles = ([[0; 66]; 2], [0; 2]);
-                for (i, v) in values.iter().enumerate() {
-                    needles.0[i][..v.len()].copy_from_slice(v);
-                    needles.1[i] = v.len();
-                }
-            }
+            let values: Vec<Vec<u8>> = recording.1.borrow().clone();
+            assert!(!values.is_empty());
             for v in recording.1.borrow_mut().iter_mut() {
                 v.fill(0);
             }
             drop(recording);
             // Pass 2: the same values computed again by the token, the scan armed.
-            HITS.store(0, Ordering::SeqCst);
-            ARMED.store(true, Ordering::SeqCst);
-            if mode == "sender" {
-                let held = ExternalDh(&sender);
-                suite
-                    .seal(&mut rng, &pk_r, INFO, AAD, PT, SenderMode::Auth(&held))
-                    .unwrap();
-            } else {
-                let pt = suite.open(&enc, &ExternalDh(&receiver), INFO, AAD, &ct, r_mode);
-                assert_eq!(pt.unwrap(), PT);
-            }
-            ARMED.store(false, Ordering::SeqCst);
-            let hits = HITS.load(Ordering::SeqCst);
+            let needles: Vec<&[u8]> = values.iter().map(|v| &v[..]).collect();
+            let hits = common::freed_blocks_holding(&needles, || {
+                if mode == "sender" {
+                    let held = ExternalDh(&sender);
+                    suite
+                        .seal(&mut rng, &pk_r, INFO, AAD, PT, SenderMode::Auth(&held))
+                        .unwrap();
+                } else {
+                    let pt = suite.open(&enc, &ExternalDh(&receiver), INFO, AAD, &ct, r_mode);
+                    assert_eq!(pt.unwrap(), PT);
+                }
+            });
             println!("  kem {kem:#06x} {mode}: {hits} freed blocks held a DH value");
             assert_eq!(hits, 0, "kem {kem:#06x} {mode}");
         }
