@@ -40,10 +40,10 @@ use typed_hpke::kem::{
 };
 use typed_hpke::suite::{ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Hpke, OsRng};
-use typed_hpke_pkcs11::{Error, Token, TokenKey, kryoptic};
+use typed_hpke_pkcs11::{Error, Token, kryoptic};
 
 mod common;
-use common::{AAD, INFO, LABEL, PIN, PT, curve, decapsulating, imported, opens};
+use common::{AAD, INFO, LABEL, PIN, PT, Recording, curve, decapsulating, imported, opens};
 
 fn main() -> ExitCode {
     if !kryoptic::in_token_process() {
@@ -586,33 +586,6 @@ fn ml_kem_pair_without_id(token: &Token) {
     assert_eq!(left.len(), 2);
     for object in left {
         session.destroy_object(object).unwrap();
-    }
-}
-
-/// A holder that records what the token answered, for the first pass of the scan.
-struct Recording<'a>(&'a TokenKey, std::cell::RefCell<Vec<Vec<u8>>>);
-
-impl typed_hpke::suite::DhHolder for Recording<'_> {
-    type Error = Error;
-    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
-        self.0.public_key()
-    }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        typed_hpke::suite::DhHolder::dh(self.0, peer, out)?;
-        self.1.borrow_mut().push(out.to_vec());
-        Ok(())
-    }
-}
-
-impl typed_hpke::suite::DecapHolder for Recording<'_> {
-    type Error = Error;
-    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
-        self.0.public_key()
-    }
-    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        typed_hpke::suite::DecapHolder::decapsulate(self.0, enc, out)?;
-        self.1.borrow_mut().push(out.to_vec());
-        Ok(())
     }
 }
 

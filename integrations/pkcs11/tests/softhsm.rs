@@ -39,10 +39,10 @@ use typed_hpke::kem::{
 };
 use typed_hpke::suite::{self, AnyKem, ReceiverMode, SenderMode, Suite};
 use typed_hpke::{Hpke, OsRng, Psk, PublicKey};
-use typed_hpke_pkcs11::{Error, Token, TokenKey, softhsm};
+use typed_hpke_pkcs11::{Error, Token, softhsm};
 
 mod common;
-use common::{AAD, INFO, LABEL, PIN, PT, curve, imported, opens};
+use common::{AAD, INFO, LABEL, PIN, PT, Recording, curve, imported, opens};
 
 /// secp256r1's OID, DER (`CKA_EC_PARAMS`).
 const P256_OID: &[u8] = &[0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
@@ -543,21 +543,6 @@ fn pair_without_id(token: &Token) {
     assert_eq!(left.len(), 2);
     for object in left {
         session.destroy_object(object).unwrap();
-    }
-}
-
-/// A holder that records what the token answered, for the first pass of the scan.
-struct Recording<'a>(&'a TokenKey, std::cell::RefCell<Vec<Vec<u8>>>);
-
-impl typed_hpke::suite::DhHolder for Recording<'_> {
-    type Error = Error;
-    fn public_key(&self) -> &suite::PublicKey {
-        self.0.public_key()
-    }
-    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), Error> {
-        typed_hpke::suite::DhHolder::dh(self.0, peer, out)?;
-        self.1.borrow_mut().push(out.to_vec());
-        Ok(())
     }
 }
 

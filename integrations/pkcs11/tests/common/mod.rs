@@ -295,3 +295,30 @@ pub fn freed_blocks_holding(needles: &[&[u8]], f: impl FnOnce()) -> usize {
     *NEEDLES.lock().unwrap() = ([[0; 66]; 3], [0; 3]);
     hits
 }
+
+/// A holder that records what the token answered, for the first pass of the scan.
+pub struct Recording<'a>(pub &'a TokenKey, pub std::cell::RefCell<Vec<Vec<u8>>>);
+
+impl typed_hpke::suite::DhHolder for Recording<'_> {
+    type Error = typed_hpke_pkcs11::Error;
+    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+        self.0.public_key()
+    }
+    fn dh(&self, peer: &[u8], out: &mut [u8]) -> Result<(), typed_hpke_pkcs11::Error> {
+        typed_hpke::suite::DhHolder::dh(self.0, peer, out)?;
+        self.1.borrow_mut().push(out.to_vec());
+        Ok(())
+    }
+}
+
+impl typed_hpke::suite::DecapHolder for Recording<'_> {
+    type Error = typed_hpke_pkcs11::Error;
+    fn public_key(&self) -> &typed_hpke::suite::PublicKey {
+        self.0.public_key()
+    }
+    fn decapsulate(&self, enc: &[u8], out: &mut [u8]) -> Result<(), typed_hpke_pkcs11::Error> {
+        typed_hpke::suite::DecapHolder::decapsulate(self.0, enc, out)?;
+        self.1.borrow_mut().push(out.to_vec());
+        Ok(())
+    }
+}
