@@ -5,11 +5,13 @@
 //!
 //! ```
 //! use mls_rs_core::crypto::{CipherSuite, CryptoProvider};
-//! use typed_hpke_mls_rs::{DraftPqSuite, RustCryptoProvider, TypedHpkeProvider};
+//! use typed_hpke_mls_rs::{RustCryptoProvider, TypedHpkeProvider};
 //!
-//! let xwing = CipherSuite::new(0xF0A1); // the value the group's members agreed on
+//! // X-Wing and ML-KEM-1024 under the code points OpenMLS uses (0x004F, 0x0042), so that
+//! // OpenMLS members (on typed-hpke-openmls) can share the group.
+//! let xwing = CipherSuite::new(0x004F);
 //! let provider = TypedHpkeProvider::new(RustCryptoProvider::default())
-//!     .with_draft_pq_suite(xwing, DraftPqSuite::MlKem768X25519Aes128GcmSha256Ed25519)
+//!     .with_openmls_pq_suites()
 //!     .unwrap();
 //! let suites = provider.supported_cipher_suites();
 //! assert!(suites.contains(&CipherSuite::CURVE25519_AES128) && suites.contains(&xwing));
@@ -193,6 +195,24 @@ impl DraftPqSuite {
 /// `mls-rs-crypto-awslc` member on the same value.
 pub const MLS_RS_PRIVATE_PQ_CODE_POINTS: [u16; 4] = [65001, 65002, 65003, 65100];
 
+/// The code points OpenMLS 0.9 gives the draft suites of [`DraftPqSuite`] it has too:
+/// `MLS_128_MLKEM768X25519_AES128GCM_SHA256_Ed25519` (0x004F) and
+/// `MLS_192_MLKEM1024_AES256GCM_SHA384_P384` (0x0042). [`TypedHpkeProvider::with_openmls_pq_suites`]
+/// offers both: with them, members on this provider and members on OpenMLS with
+/// `typed-hpke-openmls` (whose default key derivation, draft-ietf-hpke-pq's, is this crate's)
+/// share a post-quantum group. OpenMLS' stock provider derives post-quantum keys otherwise
+/// (hpke-rs 0.7) and cannot share one with either.
+pub const OPENMLS_PQ_CODE_POINTS: [(CipherSuite, DraftPqSuite); 2] = [
+    (
+        CipherSuite::new(0x004F),
+        DraftPqSuite::MlKem768X25519Aes128GcmSha256Ed25519,
+    ),
+    (
+        CipherSuite::new(0x0042),
+        DraftPqSuite::MlKem1024Aes256GcmSha384P384,
+    ),
+];
+
 /// The provider: typed-hpke for HPKE and the KEM, `P` for the rest.
 #[derive(Clone, Debug, Default)]
 pub struct TypedHpkeProvider<P = RustCryptoProvider> {
@@ -238,6 +258,20 @@ impl<P> TypedHpkeProvider<P> {
         }
         self.pq.push((cipher_suite, suite));
         Ok(self)
+    }
+
+    /// Offers the draft suites under the code points OpenMLS uses for them
+    /// ([`OPENMLS_PQ_CODE_POINTS`]), for groups with OpenMLS members: X-Wing at 0x004F and
+    /// ML-KEM-1024 at 0x0042.
+    ///
+    /// # Errors
+    /// [`Error::CodePoint`] if either value was given a suite here already.
+    pub fn with_openmls_pq_suites(self) -> Result<Self, Error> {
+        OPENMLS_PQ_CODE_POINTS
+            .iter()
+            .try_fold(self, |provider, (cs, suite)| {
+                provider.with_draft_pq_suite(*cs, *suite)
+            })
     }
 
     /// The draft suite offered under `cipher_suite`, if one is.

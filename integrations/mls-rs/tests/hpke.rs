@@ -255,4 +255,18 @@ fn draft_pq_code_points() {
         one.cipher_suite_provider(CipherSuite::new(0xf0a8))
             .is_none()
     );
+    // OpenMLS' code points: X-Wing at 0x004F, ML-KEM-1024 at 0x0042, once.
+    let openmls = fresh().with_openmls_pq_suites().unwrap();
+    assert_eq!(
+        openmls.draft_pq_suite(CipherSuite::new(0x004f)),
+        Some(DraftPqSuite::MlKem768X25519Aes128GcmSha256Ed25519)
+    );
+    assert_eq!(
+        openmls.draft_pq_suite(CipherSuite::new(0x0042)),
+        Some(DraftPqSuite::MlKem1024Aes256GcmSha384P384)
+    );
+    assert!(matches!(
+        openmls.with_openmls_pq_suites(),
+        Err(Error::CodePoint(0x004f))
+    ));
 }
