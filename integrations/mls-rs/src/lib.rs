@@ -213,6 +213,15 @@ pub const OPENMLS_PQ_CODE_POINTS: [(CipherSuite, DraftPqSuite); 2] = [
     ),
 ];
 
+/// The values OpenMLS 0.9 gives its post-quantum suites (`openmls_traits::types::Ciphersuite`):
+/// [`TypedHpkeProvider::with_draft_pq_suite`] gives none of them another meaning, so that a
+/// group of mls-rs and OpenMLS members cannot disagree on what one names. Two of them are suites
+/// of [`DraftPqSuite`] ([`OPENMLS_PQ_CODE_POINTS`]) and take that suite only; the others (X-Wing
+/// with SHA-384 or ML-DSA, ML-KEM-768, ML-KEM-1024 with ML-DSA) are not offered here.
+pub const OPENMLS_PQ_VALUES: [u16; 10] = [
+    0x004D, 0x004E, 0x004F, 0x0042, 0x0050, 0x0051, 0x0052, 0x0906, 0x0907, 0xF042,
+];
+
 /// The provider: typed-hpke for HPKE and the KEM, `P` for the rest.
 #[derive(Clone, Debug, Default)]
 pub struct TypedHpkeProvider<P = RustCryptoProvider> {
@@ -239,8 +248,9 @@ impl<P> TypedHpkeProvider<P> {
     ///
     /// # Errors
     /// [`Error::CodePoint`] if `cipher_suite` is reserved (0, or a GREASE value of RFC 9420
-    /// §13.5), an RFC 9420 suite (1 to 7), one of [`MLS_RS_PRIVATE_PQ_CODE_POINTS`], or already
-    /// given a suite here.
+    /// §13.5), an RFC 9420 suite (1 to 7), one of [`MLS_RS_PRIVATE_PQ_CODE_POINTS`], a value
+    /// OpenMLS gives another suite ([`OPENMLS_PQ_VALUES`]; [`OPENMLS_PQ_CODE_POINTS`]' two with
+    /// their own suite are taken), or already given a suite here.
     pub fn with_draft_pq_suite(
         mut self,
         cipher_suite: CipherSuite,
@@ -248,10 +258,13 @@ impl<P> TypedHpkeProvider<P> {
     ) -> Result<Self, Error> {
         let value = cipher_suite.raw_value();
         let grease = value >> 8 == value & 0xff && value & 0x0f == 0x0a;
+        let openmls_meaning = OPENMLS_PQ_VALUES.contains(&value)
+            && !OPENMLS_PQ_CODE_POINTS.contains(&(cipher_suite, suite));
         if value == 0
             || grease
             || hpke_ids(cipher_suite).is_some()
             || MLS_RS_PRIVATE_PQ_CODE_POINTS.contains(&value)
+            || openmls_meaning
             || self.pq.iter().any(|(cs, _)| *cs == cipher_suite)
         {
             return Err(Error::CodePoint(value));

@@ -269,4 +269,14 @@ fn draft_pq_code_points() {
         openmls.with_openmls_pq_suites(),
         Err(Error::CodePoint(0x004f))
     ));
+    // The outside review: OpenMLS' other post-quantum values, and these two with another
+    // suite, were accepted, so one value could mean two suites in a mixed group.
+    for value in typed_hpke_mls_rs::OPENMLS_PQ_VALUES {
+        for suite in DraftPqSuite::ALL {
+            let taken = fresh().with_draft_pq_suite(CipherSuite::new(value), suite);
+            let openmls_own = typed_hpke_mls_rs::OPENMLS_PQ_CODE_POINTS
+                .contains(&(CipherSuite::new(value), suite));
+            assert_eq!(taken.is_ok(), openmls_own, "{value:#06x} as {suite:?}");
+        }
+    }
 }

@@ -376,10 +376,38 @@ impl<C: OpenMlsCrypto> OpenMlsCrypto for TypedHpkeCrypto<C> {
     }
 }
 
-/// An [`OpenMlsProvider`]: [`TypedHpkeCrypto`] over the stock RustCrypto provider, whose random
-/// generator it shares, and a storage: OpenMLS' in-memory one by default, or any
-/// [`StorageProvider`] the caller owns ([`OpenMlsTypedHpke::with_storage`]). A drop-in for
-/// `OpenMlsRustCrypto`. `default()` derives post-quantum keys as draft-ietf-hpke-pq says.
+/// The random generator [`OpenMlsTypedHpke`] gives OpenMLS: the operating system's, asked on
+/// every call ([`typed_hpke::OsRng`]), so that no generator state (from which every key and path
+/// secret OpenMLS draws could be computed) lives in the provider's memory. The stock provider's
+/// generator is a ChaCha20 state that nothing wipes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OsRandom;
+
+impl openmls_traits::random::OpenMlsRand for OsRandom {
+    type Error = std::convert::Infallible;
+
+    fn random_array<const N: usize>(&self) -> Result<[u8; N], Self::Error> {
+        let mut out = [0u8; N];
+        typed_hpke::rand_core::TryRng::try_fill_bytes(&mut OsRng::default(), &mut out)?;
+        Ok(out)
+    }
+
+    fn random_vec(&self, len: usize) -> Result<Vec<u8>, Self::Error> {
+        let mut out = vec![0u8; len];
+        typed_hpke::rand_core::TryRng::try_fill_bytes(&mut OsRng::default(), &mut out)?;
+        Ok(out)
+    }
+}
+
+/// An [`OpenMlsProvider`]: [`TypedHpkeCrypto`] over the stock RustCrypto provider, the
+/// operating system's random generator ([`OsRandom`]), and a storage: OpenMLS' in-memory one by
+/// default, or any [`StorageProvider`] the caller owns ([`OpenMlsTypedHpke::with_storage`]). A
+/// drop-in for `OpenMlsRustCrypto`. `default()` derives post-quantum keys as draft-ietf-hpke-pq
+/// says.
+///
+/// The stock provider's own generator (a ChaCha20 state it does not wipe) still makes signature
+/// keys (`OpenMlsCrypto::signature_key_gen`, which OpenMLS calls for no key it derives itself);
+/// every KeyPackage, leaf and path secret comes from [`OsRandom`].
 pub struct OpenMlsTypedHpke<S = MemoryStorage> {
     crypto: TypedHpkeCrypto<RustCrypto>,
     storage: S,
@@ -400,26 +428,16 @@ impl OpenMlsTypedHpke<MemoryStorage> {
 }
 
 impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsTypedHpke<S> {
-    /// The provider over `storage`, which the caller made and keeps: a database, or an
-    /// in-memory storage copied before an operation that consumes what it holds. OpenMLS
-    /// deletes a KeyPackage's private keys from the storage before it decrypts the Welcome
-    /// that uses them, so retrying a refused Welcome needs the storage as it was before:
+    /// The provider over `storage`, which the caller made and keeps: a database, a storage
+    /// shared with other parts of the application, one kept across restarts.
     ///
-    /// ```
-    /// use openmls_rust_crypto::MemoryStorage;
-    /// use openmls_traits::OpenMlsProvider;
-    /// use typed_hpke_openmls::{OpenMlsTypedHpke, PqKeyDerivation};
-    ///
-    /// let provider = OpenMlsTypedHpke::default();
-    /// // ... KeyPackages made and stored; a Welcome arrives. Keep a copy first:
-    /// let saved = provider.storage().values.read().unwrap().clone();
-    /// // ... the Welcome is refused, and its KeyPackage's keys are gone from `provider`.
-    /// let retry = OpenMlsTypedHpke::with_storage(
-    ///     MemoryStorage { values: std::sync::RwLock::new(saved) },
-    ///     PqKeyDerivation::default(),
-    /// );
-    /// # let _ = retry;
-    /// ```
+    /// OpenMLS deletes a KeyPackage's private keys from the storage before it decrypts the
+    /// Welcome that uses them, so a refused Welcome cannot be opened again. To retry, keep the
+    /// KeyPackages the Welcome is for, and only them, before the attempt
+    /// ([`keep_key_packages`]), and put them back if it is refused: a copy of the whole storage
+    /// would also bring back, when restored, every key OpenMLS deleted since (a past epoch's
+    /// leaf keys among them) and undo every group's progress. `MemoryStorage` wipes nothing it
+    /// deletes or drops.
     pub fn with_storage(storage: S, pq_key_derivation: PqKeyDerivation) -> Self {
         Self {
             crypto: TypedHpkeCrypto::new(RustCrypto::default(), pq_key_derivation),
@@ -430,6 +448,71 @@ impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsTypedHpke<S> {
     /// The storage, given back.
     pub fn into_storage(self) -> S {
         self.storage
+    }
+}
+
+/// The KeyPackages (with their private keys) `storage` holds for `welcome`'s new members, read
+/// before the Welcome is processed, so that [`KeptKeyPackages::restore`] can put them back if
+/// it is refused: OpenMLS deletes them before it decrypts the Welcome (last-resort KeyPackages
+/// excepted). Their private keys are wiped when the value is dropped.
+///
+/// # Errors
+/// The storage's.
+pub fn keep_key_packages<S: StorageProvider<CURRENT_VERSION>>(
+    storage: &S,
+    welcome: &openmls::prelude::Welcome,
+) -> Result<KeptKeyPackages, S::Error> {
+    let mut kept = Vec::new();
+    for secrets in welcome.secrets() {
+        let reference = secrets.new_member();
+        if let Some(bundle) =
+            storage.key_package::<_, openmls::prelude::KeyPackageBundle>(&reference)?
+        {
+            kept.push((reference, bundle));
+        }
+    }
+    Ok(KeptKeyPackages(kept))
+}
+
+/// KeyPackages kept by [`keep_key_packages`].
+pub struct KeptKeyPackages(
+    Vec<(
+        openmls::prelude::KeyPackageRef,
+        openmls::prelude::KeyPackageBundle,
+    )>,
+);
+
+impl KeptKeyPackages {
+    /// Writes the KeyPackages back into `storage`, after a refused Welcome deleted them.
+    ///
+    /// # Errors
+    /// The storage's.
+    pub fn restore<S: StorageProvider<CURRENT_VERSION>>(
+        &self,
+        storage: &S,
+    ) -> Result<(), S::Error> {
+        for (reference, bundle) in &self.0 {
+            storage.write_key_package(reference, bundle)?;
+        }
+        Ok(())
+    }
+
+    /// How many KeyPackages were kept.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none was (the Welcome is for none of this member's KeyPackages).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for KeptKeyPackages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeptKeyPackages")
+            .field("key_packages", &self.0.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -446,7 +529,7 @@ impl<S> fmt::Debug for OpenMlsTypedHpke<S> {
 
 impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsProvider for OpenMlsTypedHpke<S> {
     type CryptoProvider = TypedHpkeCrypto<RustCrypto>;
-    type RandProvider = RustCrypto;
+    type RandProvider = OsRandom;
     type StorageProvider = S;
 
     fn storage(&self) -> &Self::StorageProvider {
@@ -458,6 +541,6 @@ impl<S: StorageProvider<CURRENT_VERSION>> OpenMlsProvider for OpenMlsTypedHpke<S
     }
 
     fn rand(&self) -> &Self::RandProvider {
-        self.crypto.inner()
+        &OsRandom
     }
 }

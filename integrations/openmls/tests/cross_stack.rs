@@ -13,8 +13,6 @@
 //! byte changed are refused by each stack, and the honest one then accepted (OpenMLS from the
 //! storage saved before the refused Welcome, which consumed its KeyPackage).
 
-use std::sync::RwLock;
-
 use mls_rs::identity::SigningIdentity;
 use mls_rs::identity::basic::{BasicCredential as RsCredential, BasicIdentityProvider};
 use mls_rs::{CipherSuiteProvider, Client, CryptoProvider, MlsMessage};
@@ -22,10 +20,9 @@ use openmls::prelude::tls_codec::{Deserialize, Serialize};
 use openmls::prelude::*;
 use openmls::treesync::LeafNodeParameters;
 use openmls_basic_credential::SignatureKeyPair;
-use openmls_rust_crypto::MemoryStorage;
 use openmls_traits::OpenMlsProvider;
 use typed_hpke_mls_rs::{RustCryptoProvider, TypedHpkeProvider};
-use typed_hpke_openmls::{OpenMlsTypedHpke, PqKeyDerivation};
+use typed_hpke_openmls::{KeptKeyPackages, OpenMlsTypedHpke, PqKeyDerivation, keep_key_packages};
 
 /// The suites both stacks run (OpenMLS' stock provider has 1, 2, 3 and its post-quantum ones;
 /// mls-rs' RustCrypto provider 1, 2, 3 and 7).
@@ -47,7 +44,11 @@ struct Open {
 }
 
 fn open_member(name: &str, cs: Ciphersuite) -> Open {
-    let provider = OpenMlsTypedHpke::default();
+    open_member_deriving(name, cs, PqKeyDerivation::default())
+}
+
+fn open_member_deriving(name: &str, cs: Ciphersuite, derivation: PqKeyDerivation) -> Open {
+    let provider = OpenMlsTypedHpke::new(derivation);
     let signer = SignatureKeyPair::new(cs.signature_algorithm()).unwrap();
     signer.store(provider.storage()).unwrap();
     let credential = CredentialWithKey {
@@ -144,15 +145,15 @@ impl Open {
         Ok(())
     }
 
-    /// The storage as it is, to come back to after a refused Welcome.
-    fn save(&self) -> MemoryStorage {
-        MemoryStorage {
-            values: RwLock::new(self.provider.storage().values.read().unwrap().clone()),
-        }
-    }
-
-    fn restore(&mut self, storage: MemoryStorage) {
-        self.provider = OpenMlsTypedHpke::with_storage(storage, PqKeyDerivation::default());
+    /// The KeyPackages `welcome` is for, kept to put back after a refused attempt.
+    fn keep(&self, welcome: &[u8]) -> KeptKeyPackages {
+        let MlsMessageBodyIn::Welcome(welcome) = MlsMessageIn::tls_deserialize_exact(welcome)
+            .unwrap()
+            .extract()
+        else {
+            panic!("not a Welcome");
+        };
+        keep_key_packages(self.provider.storage(), &welcome).unwrap()
     }
 
     fn update(&mut self) -> Vec<u8> {
@@ -358,10 +359,11 @@ fn one_group(cs_value: u16) {
     // refused by mls-rs with a byte changed.
     alice.create();
     let (_, welcome) = alice.add(&bob.key_package());
-    assert!(
-        bob.join(&tampered(&welcome)).is_err(),
-        "a tampered Welcome (OpenMLS to mls-rs)"
-    );
+    // The last byte is the HPKE ciphertext's of the group secrets, whose info is the encrypted
+    // GroupInfo (RFC 9420 §12.4.3.1): refused by typed-hpke's open on the mls-rs side.
+    let refused = bob.join(&tampered(&welcome)).unwrap_err();
+    println!("  OpenMLS to mls-rs, a tampered Welcome: {refused}");
+    assert!(refused.contains("Hpke(Open)"), "{refused}");
     bob.join(&welcome).unwrap();
     agree(
         &[alice.authenticator(), bob.authenticator()],
@@ -376,10 +378,10 @@ fn one_group(cs_value: u16) {
 
     // An update with a path from mls-rs; OpenMLS refuses it with a byte changed.
     let commit = bob.update();
-    assert!(
-        alice.receive(&tampered(&commit)).is_err(),
-        "a tampered commit (mls-rs to OpenMLS)"
-    );
+    // The last byte is the commit's membership tag (RFC 9420 §6.2).
+    let refused = alice.receive(&tampered(&commit)).unwrap_err();
+    println!("  mls-rs to OpenMLS, a tampered commit: {refused}");
+    assert!(refused.contains("InvalidMembershipTag"), "{refused}");
     alice.receive(&commit).unwrap();
     agree(
         &[alice.authenticator(), bob.authenticator()],
@@ -387,17 +389,14 @@ fn one_group(cs_value: u16) {
     );
 
     // mls-rs adds an OpenMLS member: a Welcome from mls-rs to OpenMLS, refused with a byte
-    // changed; the refused attempt consumed Carol's KeyPackage, so she opens the honest one on
-    // the storage saved before.
-    let kp = carol.key_package();
-    let saved = carol.save();
-    let (commit, welcome) = bob.add(&kp);
+    // changed; the refused attempt deleted Carol's KeyPackage, kept before and put back.
+    let (commit, welcome) = bob.add(&carol.key_package());
     alice.receive(&commit).unwrap();
-    assert!(
-        carol.join(&tampered(&welcome)).is_err(),
-        "a tampered Welcome (mls-rs to OpenMLS)"
-    );
-    carol.restore(saved);
+    let kept = carol.keep(&welcome);
+    let refused = carol.join(&tampered(&welcome)).unwrap_err();
+    println!("  mls-rs to OpenMLS, a tampered Welcome: {refused}");
+    assert_eq!(refused, "GroupSecrets(DecryptionFailed)");
+    kept.restore(carol.provider.storage()).unwrap();
     carol.join(&welcome).unwrap();
     agree(
         &[
@@ -410,10 +409,9 @@ fn one_group(cs_value: u16) {
 
     // An update with a path from OpenMLS; mls-rs refuses it with a byte changed.
     let commit = carol.update();
-    assert!(
-        bob.receive(&tampered(&commit)).is_err(),
-        "a tampered commit (OpenMLS to mls-rs)"
-    );
+    let refused = bob.receive(&tampered(&commit)).unwrap_err();
+    println!("  OpenMLS to mls-rs, a tampered commit: {refused}");
+    assert!(refused.contains("InvalidMembershipTag"), "{refused}");
     bob.receive(&commit).unwrap();
     alice.receive(&commit).unwrap();
     agree(
@@ -430,6 +428,15 @@ fn one_group(cs_value: u16) {
     bob.receive(&commit).unwrap();
     carol.receive(&commit).unwrap();
     dave.join(&welcome).unwrap();
+    agree(
+        &[
+            alice.authenticator(),
+            bob.authenticator(),
+            carol.authenticator(),
+            dave.authenticator(),
+        ],
+        "dave's Welcome",
+    );
     let commit = dave.update();
     for member in [&mut alice, &mut carol] {
         member.receive(&commit).unwrap();
@@ -442,7 +449,7 @@ fn one_group(cs_value: u16) {
             carol.authenticator(),
             dave.authenticator(),
         ],
-        "dave's Welcome and update",
+        "dave's update",
     );
 
     // OpenMLS removes the mls-rs member Dave.
@@ -481,4 +488,38 @@ fn one_group_across_openmls_and_mls_rs_on_every_common_suite() {
         one_group(cs);
         println!("suite {cs:#06x}: one group across both stacks");
     }
+}
+
+/// `PqKeyDerivation::HpkeRs07` (hpke-rs 0.7's, OpenMLS' stock provider's) shuts out mls-rs
+/// members: an OpenMLS member deriving so joins an mls-rs group's post-quantum epoch (a Welcome
+/// for an add carries no path secret) but cannot follow the first commit with a path, whose
+/// public keys are not the ones it derives from the path secret (OpenMLS' `PathMismatch`); a
+/// member deriving as
+/// draft-ietf-hpke-pq says can.
+#[test]
+fn hpke_rs_07_derivation_cannot_share_a_post_quantum_group_with_mls_rs() {
+    let cs = Ciphersuite::try_from(0x004F).unwrap();
+    let mut bob = rs_member("bob", 0x004F);
+    bob.group = Some(
+        bob.client
+            .create_group(Default::default(), Default::default(), None)
+            .unwrap(),
+    );
+    let mut stock = open_member_deriving("carol", cs, PqKeyDerivation::HpkeRs07);
+    let mut standard = open_member("erin", cs);
+    let (_, welcome) = bob.add(&stock.key_package());
+    stock.join(&welcome).unwrap();
+    let (commit, welcome) = bob.add(&standard.key_package());
+    stock.receive(&commit).unwrap();
+    standard.join(&welcome).unwrap();
+    // Bob's update: a path whose secrets reach both.
+    let commit = bob.update();
+    standard.receive(&commit).unwrap();
+    agree(
+        &[bob.authenticator(), standard.authenticator()],
+        "bob's update, to the member deriving as draft-ietf-hpke-pq says",
+    );
+    let refused = stock.receive(&commit).unwrap_err();
+    println!("  HpkeRs07 member, an mls-rs path: {refused}");
+    assert_eq!(refused, "InvalidCommit(UpdatePathError(PathMismatch))");
 }
