@@ -40,7 +40,20 @@ use typed_hpke::kem::{
 };
 use typed_hpke::{EncappedKey, Psk};
 
-const ITERATIONS: usize = 20;
+/// Iterations per cell: 20, or `DIFFERENTIAL_ITERATIONS` (at least 1). Every iteration takes the
+/// same code path with fresh inputs, so fewer still reach every suite and mode of a backend:
+/// .ci/run runs 20 on the default backend and 4 on each other backend.
+fn iterations() -> usize {
+    static ITERATIONS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *ITERATIONS.get_or_init(|| match std::env::var("DIFFERENTIAL_ITERATIONS") {
+        Ok(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .expect("DIFFERENTIAL_ITERATIONS: a whole number, at least 1"),
+        Err(_) => 20,
+    })
+}
 const ALL_MODES: &[Mode] = &[Mode::Base, Mode::Psk, Mode::Auth, Mode::AuthPsk];
 const NO_AUTH: &[Mode] = &[Mode::Base, Mode::Psk];
 
@@ -72,7 +85,7 @@ fn ok<T, E: core::fmt::Debug>(cell: &str, what: &str, r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{cell}: {what} failed: {e:?}"))
 }
 
-/// Runs one (peer, suite, mode) cell for `ITERATIONS` iterations.
+/// Runs one (peer, suite, mode) cell for `iterations()` iterations.
 fn cell<K: Ours, F: Kdf, A: OurAead, P: Peer>(mode: Mode) {
     let suite = format!(
         "{} vs typed-hpke, kem {:#06x} kdf {:#06x} aead {:#06x}, {mode:?}",
@@ -82,7 +95,7 @@ fn cell<K: Ours, F: Kdf, A: OurAead, P: Peer>(mode: Mode) {
         A::ID
     );
     let mut rng = ChaCha20Rng::seed_from_u64(seed_for(&suite));
-    for iteration in 0..ITERATIONS {
+    for iteration in 0..iterations() {
         let cell = format!("{suite}, iteration {iteration}");
         one_iteration::<K, F, A, P>(&cell, mode, &mut rng);
     }
