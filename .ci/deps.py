@@ -117,7 +117,11 @@ def check(workspace: Path, published: list[str]) -> list[str]:
             if not licence_ok(licence) and not waived:
                 problems.append(f"{root}: {name} {version}: licence {licence!r}")
             versions.setdefault(name, set()).add(version)
-        own = POLICY["duplicates"].get(root, {}).get("versions", {})
+        entry = POLICY["duplicates"].get(root, {})
+        # `same-as`: a crate built on another published one (a plugin on its library) has that
+        # one's duplicates, and no more unless it lists them.
+        own = {**POLICY["duplicates"].get(entry.get("same-as", ""), {}).get("versions", {}),
+               **entry.get("versions", {})}
         allowed = {**COMMON, **own}
         for name, vs in sorted(versions.items()):
             if len(vs) > 1:

@@ -27,6 +27,9 @@ use crate::encoding::{
 const STANZA_TYPE: &str = "mlkem768x25519";
 const INFO: &[u8] = b"age-encryption.org/mlkem768x25519";
 const IDENTITY_HRP: &str = "AGE-SECRET-KEY-PQ-";
+/// The `pq` plugin's identities (age's plugin specification: `AGE-PLUGIN-` and the plugin's
+/// name in upper case).
+const PLUGIN_IDENTITY_HRP: &str = "AGE-PLUGIN-PQ-";
 const RECIPIENT_HRP: &str = "age1pq";
 /// X-Wing's `Nenc`.
 const ENC_LEN: usize = 1120;
@@ -53,20 +56,34 @@ impl Recipient {
     pub fn public_key(&self) -> &PublicKey<XWing> {
         &self.0
     }
-}
 
-impl FromStr for Recipient {
-    type Err = &'static str;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bytes = bech32_decode(s, RECIPIENT_HRP, PK_LEN)?;
-        let pk = PublicKey::from_bytes(&bytes).map_err(|_| "invalid X-Wing public key")?;
+    /// The recipient of the 1,216 bytes an `age1pq1…` string encodes (what an age client hands
+    /// the `pq` plugin), checked as the string is by [`Recipient::from_str`].
+    ///
+    /// ```
+    /// use typed_hpke_age::pq::{Identity, Recipient};
+    ///
+    /// let recipient = Identity::generate().to_public();
+    /// let bytes = recipient.public_key().as_bytes().to_vec();
+    /// assert_eq!(Recipient::from_bytes(&bytes), Ok(recipient));
+    /// assert!(Recipient::from_bytes(&bytes[1..]).is_err());
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, &'static str> {
+        let pk = PublicKey::from_bytes(bytes).map_err(|_| "invalid X-Wing public key")?;
         // The X25519 half is not validated by `DeserializePublicKey`: one of low order gives
         // an all-zero share, and is refused here (Go's age refuses it when it encrypts).
         if !crate::can_encapsulate(&pk) {
             return Err("invalid X-Wing public key: X25519 share of low order");
         }
         Ok(Self(pk))
+    }
+}
+
+impl FromStr for Recipient {
+    type Err = &'static str;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::from_bytes(&bech32_decode(s, RECIPIENT_HRP, PK_LEN)?)
     }
 }
 
@@ -142,6 +159,21 @@ impl Identity {
     /// wiped.
     pub fn to_string(&self) -> SecretString {
         bech32_secret(IDENTITY_HRP, &self.0.to_bytes())
+    }
+
+    /// The identity as the `pq` plugin's, `AGE-PLUGIN-PQ-1…`: the same seed under the plugin's
+    /// prefix, for age clients that run `age-plugin-pq` (what `age-plugin-pq -identity`
+    /// prints, and what Go's `extra/age-plugin-pq -identity` prints for the same key).
+    ///
+    /// ```
+    /// use age::secrecy::ExposeSecret;
+    /// use typed_hpke_age::pq::Identity;
+    ///
+    /// let identity = Identity::generate();
+    /// assert!(identity.to_plugin_string().expose_secret().starts_with("AGE-PLUGIN-PQ-1"));
+    /// ```
+    pub fn to_plugin_string(&self) -> SecretString {
+        bech32_secret(PLUGIN_IDENTITY_HRP, &self.0.to_bytes())
     }
 }
 
