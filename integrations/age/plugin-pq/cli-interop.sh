@@ -7,34 +7,8 @@
 # PLUGIN is the built age-plugin-pq; GO_BIN_DIR holds Go's age, age-keygen and age-plugin-pq;
 # RAGE_BIN_DIR holds rage. Every decryption's output is compared with the plaintext.
 set -euo pipefail
-plugin="$1"
-go="$2"
-rage="$3/rage"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-# Ours first on PATH, under the name clients run; Go's plugin is called by its path only.
-mkdir ours
-cp "$plugin" ours/age-plugin-pq
-export PATH="$work/ours:$PATH"
-head -c 100000 /dev/urandom > plain
+. "$(dirname "$0")/../cli-common.sh"
 : > empty
-fails() {
-    # The command must fail with a message, and not by a signal (a panic aborts or exits 101).
-    local status=0
-    "$@" > out.txt 2> err.txt || status=$?
-    if [ "$status" -eq 0 ] || [ "$status" -gt 100 ]; then
-        echo "expected a failure with an error, got exit $status: $*" >&2
-        cat err.txt >&2
-        exit 1
-    fi
-    if grep -q -i "panicked" err.txt; then
-        echo "a panic: $*" >&2
-        cat err.txt >&2
-        exit 1
-    fi
-    echo "   refused: $(head -c 200 err.txt | tr '\n' ' ')"
-}
 
 echo "-- -identity: ours and Go's extra/age-plugin-pq convert the same identities byte for byte"
 "$go/age-keygen" -pq -o go.key 2>/dev/null
