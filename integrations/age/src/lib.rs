@@ -198,7 +198,7 @@ where
 fn own_stanzas<'a>(
     stanzas: &'a [Stanza],
     stanza_type: &'a str,
-) -> Result<impl Iterator<Item = &'a Stanza>, DecryptError> {
+) -> Result<impl Iterator<Item = &'a Stanza> + Clone, DecryptError> {
     let own = move || stanzas.iter().filter(move |s| s.tag == stanza_type);
     if own().count() > MAX_STANZAS {
         return Err(DecryptError::InvalidHeader);
@@ -206,15 +206,22 @@ fn own_stanzas<'a>(
     Ok(own())
 }
 
-/// The `unwrap_stanzas` of every identity here: the count bound, then the first stanza that
-/// gives a file key or an error.
+/// The `unwrap_stanzas` of an untagged identity: the count bound, then every stanza of the
+/// type checked for form (`well_formed`; a malformed one fails the file wherever it is, as
+/// c2sp.org/age-plugin requires of a plugin, before any key is asked), then the first stanza
+/// that gives a file key or an error.
 fn unwrap_all(
     stanzas: &[Stanza],
     stanza_type: &str,
+    well_formed: impl Fn(&Stanza) -> bool,
     unwrap_one: impl Fn(&Stanza) -> Option<Result<FileKey, DecryptError>>,
 ) -> Option<Result<FileKey, DecryptError>> {
-    match own_stanzas(stanzas, stanza_type) {
-        Ok(mut own) => own.find_map(unwrap_one),
-        Err(e) => Some(Err(e)),
+    let own = match own_stanzas(stanzas, stanza_type) {
+        Ok(own) => own,
+        Err(e) => return Some(Err(e)),
+    };
+    if !own.clone().all(well_formed) {
+        return Some(Err(DecryptError::InvalidHeader));
     }
+    own.into_iter().find_map(unwrap_one)
 }

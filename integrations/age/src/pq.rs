@@ -196,9 +196,9 @@ impl fmt::Debug for Identity {
     }
 }
 
-/// The checks of the stanza section, in its order: the type (else ignored), exactly one
-/// argument after it, canonical base64 of 1,120 bytes, a 32-byte body; then `OpenBase`.
-fn unwrap(sk: &PrivateKey<XWing>, stanza: &Stanza) -> Option<Result<FileKey, DecryptError>> {
+/// The checks of the stanza section, in its order: the type (else `None`), exactly one
+/// argument after it, canonical base64 of 1,120 bytes, a 32-byte body. The `enc`.
+fn enc_of(stanza: &Stanza) -> Option<Result<Vec<u8>, DecryptError>> {
     if stanza.tag != STANZA_TYPE {
         return None;
     }
@@ -211,7 +211,23 @@ fn unwrap(sk: &PrivateKey<XWing>, stanza: &Stanza) -> Option<Result<FileKey, Dec
     if stanza.body.len() != crate::BODY_LEN {
         return Some(Err(DecryptError::InvalidHeader));
     }
-    crate::open::<XWing, _>(sk, INFO, &enc, &stanza.body)
+    Some(Ok(enc))
+}
+
+/// Whether `stanza` is an `mlkem768x25519` stanza of the right form (the stanza section's
+/// checks, with no key): `None` for a stanza of another type, `Some(false)` for a malformed one,
+/// which makes the file's header invalid wherever it is (an identity here refuses such a file
+/// before it tries any stanza; a plugin must).
+pub fn is_well_formed(stanza: &Stanza) -> Option<bool> {
+    enc_of(stanza).map(|r| r.is_ok())
+}
+
+/// The stanza's checks, then `OpenBase`.
+fn unwrap(sk: &PrivateKey<XWing>, stanza: &Stanza) -> Option<Result<FileKey, DecryptError>> {
+    match enc_of(stanza)? {
+        Ok(enc) => crate::open::<XWing, _>(sk, INFO, &enc, &stanza.body),
+        Err(e) => Some(Err(e)),
+    }
 }
 
 impl age::Identity for Identity {
@@ -219,7 +235,14 @@ impl age::Identity for Identity {
         unwrap(&self.0, stanza)
     }
 
+    /// The count bound ([`crate::MAX_STANZAS`]), then every stanza of the type checked for
+    /// form (one malformed fails the file, wherever it is), then the stanzas in order.
     fn unwrap_stanzas(&self, stanzas: &[Stanza]) -> Option<Result<FileKey, DecryptError>> {
-        crate::unwrap_all(stanzas, STANZA_TYPE, |s| unwrap(&self.0, s))
+        crate::unwrap_all(
+            stanzas,
+            STANZA_TYPE,
+            |s| is_well_formed(s) == Some(true),
+            |s| unwrap(&self.0, s),
+        )
     }
 }

@@ -191,6 +191,50 @@ impl<K: TagKem> TagRecipient<K> {
     pub fn tag(&self, enc: &[u8]) -> [u8; 4] {
         stanza_tag::<K>(enc, &self.static_tag)
     }
+
+    /// Whether `stanza` is addressed to this recipient, read with no key (what a key holder
+    /// asks before it asks its key anything: a plugin whose key is in a token opens the token
+    /// only for a file with such a stanza): `None` for a stanza of another type;
+    /// `Some(Err(InvalidHeader))` for a malformed one of this type (the stanza section's checks,
+    /// as a [`TagIdentity`] makes them); `Some(Ok(true))` for one carrying this recipient's tag,
+    /// `Some(Ok(false))` for another's.
+    ///
+    /// ```
+    /// use age::Recipient as _;
+    /// use typed_hpke_age::tag::P256TagIdentity;
+    ///
+    /// let (ours, theirs) = (P256TagIdentity::generate(), P256TagIdentity::generate());
+    /// let file_key = age_core::format::FileKey::new(Box::new([7; 16]));
+    /// let (stanzas, _) = ours.to_public().wrap_file_key(&file_key)?;
+    /// assert_eq!(ours.recipient().addresses(&stanzas[0]).map(Result::ok), Some(Some(true)));
+    /// assert_eq!(theirs.recipient().addresses(&stanzas[0]).map(Result::ok), Some(Some(false)));
+    /// # Ok::<(), age::EncryptError>(())
+    /// ```
+    pub fn addresses(&self, stanza: &Stanza) -> Option<Result<bool, DecryptError>> {
+        parts::<K>(stanza).map(|r| r.map(|(tag, enc)| tag[..] == self.tag(&enc)))
+    }
+}
+
+/// A stanza's tag and `enc`, decoded.
+type TagAndEnc = (Vec<u8>, Vec<u8>);
+
+/// A stanza of `K`'s type, checked as the stanza section says, in its order: exactly two
+/// arguments after the type; canonical base64 of a 4-byte tag and of an `enc` of `Nenc` bytes;
+/// a 32-byte body. Its tag and `enc`; `None` for a stanza of another type.
+fn parts<K: TagKem>(stanza: &Stanza) -> Option<Result<TagAndEnc, DecryptError>> {
+    if stanza.tag != K::STANZA_TYPE {
+        return None;
+    }
+    let [tag, enc] = &stanza.args[..] else {
+        return Some(Err(DecryptError::InvalidHeader));
+    };
+    let (Some(tag), Some(enc)) = (base64_exact(tag, 4), base64_exact(enc, K::ENC_LEN)) else {
+        return Some(Err(DecryptError::InvalidHeader));
+    };
+    if stanza.body.len() != crate::BODY_LEN {
+        return Some(Err(DecryptError::InvalidHeader));
+    }
+    Some(Ok((tag, enc)))
 }
 
 impl<K: TagKem> FromStr for TagRecipient<K> {
@@ -388,18 +432,10 @@ where
     /// a 32-byte body. Then the tag: another recipient's stanza is passed over, with no key
     /// asked. Then `OpenBase`.
     fn unwrap(&self, stanza: &Stanza) -> Option<Result<FileKey, DecryptError>> {
-        if stanza.tag != K::STANZA_TYPE {
-            return None;
-        }
-        let [tag, enc] = &stanza.args[..] else {
-            return Some(Err(DecryptError::InvalidHeader));
+        let (tag, enc) = match parts::<K>(stanza)? {
+            Ok(parts) => parts,
+            Err(e) => return Some(Err(e)),
         };
-        let (Some(tag), Some(enc)) = (base64_exact(tag, 4), base64_exact(enc, K::ENC_LEN)) else {
-            return Some(Err(DecryptError::InvalidHeader));
-        };
-        if stanza.body.len() != crate::BODY_LEN {
-            return Some(Err(DecryptError::InvalidHeader));
-        }
         // The tag is public: a plain comparison leaks nothing a reader of the file lacks.
         if tag[..] != self.recipient.tag(&enc) {
             return None;
@@ -426,24 +462,19 @@ where
         if own.len() > crate::MAX_TAGGED_STANZAS {
             return Some(Err(DecryptError::InvalidHeader));
         }
-        let ours = own.iter().filter(|s| self.tag_is_ours(s)).count();
+        // Every stanza of the type read for form and tag before any key is asked: a malformed
+        // one fails the file wherever it is.
+        let mut ours = 0;
+        for stanza in &own {
+            match self.recipient.addresses(stanza) {
+                Some(Ok(true)) => ours += 1,
+                Some(Ok(false)) | None => {}
+                Some(Err(e)) => return Some(Err(e)),
+            }
+        }
         if ours > crate::MAX_STANZAS {
             return Some(Err(DecryptError::InvalidHeader));
         }
         own.into_iter().find_map(|s| self.unwrap(s))
-    }
-}
-
-impl<K: TagKem, S> TagIdentity<K, S> {
-    /// Whether a stanza of the type is well formed enough to carry a tag and carries this
-    /// recipient's.
-    fn tag_is_ours(&self, stanza: &Stanza) -> bool {
-        let [tag, enc] = &stanza.args[..] else {
-            return false;
-        };
-        match (base64_exact(tag, 4), base64_exact(enc, K::ENC_LEN)) {
-            (Some(tag), Some(enc)) => tag[..] == self.recipient.tag(&enc),
-            _ => false,
-        }
     }
 }

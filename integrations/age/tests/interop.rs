@@ -286,6 +286,26 @@ fn tagged_checks<K: TagKem>() {
         Some(Err(DecryptError::InvalidHeader))
     ));
     assert_eq!(asked(), 4 + MAX_STANZAS);
+
+    // A malformed stanza of the type fails the file wherever it is, even after the stanza that
+    // opens (c2sp.org/age-plugin: no stanza of a file with a structurally invalid one is
+    // unwrapped), and before any key is asked. It used to be reached only if no stanza opened.
+    let mut bad = wrap(&recipient);
+    bad.args.pop();
+    for stanzas in [
+        vec![wrap(&recipient), bad.clone_stanza()],
+        vec![other.clone_stanza(), bad.clone_stanza(), wrap(&recipient)],
+    ] {
+        assert!(matches!(
+            identity.unwrap_stanzas(&stanzas),
+            Some(Err(DecryptError::InvalidHeader))
+        ));
+    }
+    assert_eq!(
+        asked(),
+        4 + MAX_STANZAS,
+        "a key was asked about a malformed file"
+    );
 }
 
 const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -358,6 +378,15 @@ fn mlkem768x25519_stanza_checks_and_bound() {
     stanzas.push(good.clone_stanza());
     assert!(matches!(
         identity.unwrap_stanzas(&stanzas),
+        Some(Err(DecryptError::InvalidHeader))
+    ));
+    // A malformed stanza after the one that opens still fails the file (it used to open).
+    let mut bad = good.clone_stanza();
+    bad.args.clear();
+    assert_eq!(pq::is_well_formed(&bad), Some(false));
+    assert_eq!(pq::is_well_formed(&good), Some(true));
+    assert!(matches!(
+        identity.unwrap_stanzas(&[good.clone_stanza(), bad]),
         Some(Err(DecryptError::InvalidHeader))
     ));
 }
