@@ -25,6 +25,38 @@ for input in go.key two.key; do
     cmp theirs.txt mine-stdin.txt
 done
 test "$(wc -l < theirs.txt)" -eq 2
+# Inputs at the edges of Go's reading rules: both refuse, or both print the same bytes.
+same_as_go() {
+    local ours=0 theirs=0
+    age-plugin-pq -identity "$1" > mine.txt 2>/dev/null || ours=$?
+    "$go/age-plugin-pq" -identity "$1" > theirs.txt 2>/dev/null || theirs=$?
+    if [ "$ours" -ne 0 ] || [ "$theirs" -ne 0 ]; then
+        [ "$ours" -ne 0 ] && [ "$theirs" -ne 0 ] \
+            || { echo "$1: ours exit $ours, Go's exit $theirs" >&2; exit 1; }
+        echo "   both refuse $1"
+    else
+        cmp mine.txt theirs.txt
+        echo "   both convert $1"
+    fi
+}
+key="$(grep -v '^#' go.key)"
+printf '%s\n' "$key" | tr 'A-Z' 'a-z' > lower.key
+{ printf '# \xff\xfe not UTF-8\n'; echo "$key"; } > latin.key
+for n in 65534 65535 65536; do
+    { printf '#%*s\n' $((n - 1)) '' | tr ' ' x; echo "$key"; } > "line-$n.key"
+done
+{ echo "$key"; printf '\xef\xbb\xbf%s\n' "$key"; } > bom.key
+{ echo "$key"; echo " "; } > space.key
+printf '%s' "$key" > no-newline.key
+for input in lower.key latin.key line-65534.key line-65535.key line-65536.key bom.key \
+    space.key no-newline.key; do
+    same_as_go "$input"
+done
+# Go's flag rules: `--` ends the flags, a boolean flag takes a value; a file name that is not
+# UTF-8 is a file name (it used to panic).
+age-plugin-pq -identity -- go.key | cmp - <("$go/age-plugin-pq" -identity go.key)
+age-plugin-pq -identity=true go.key | cmp - <("$go/age-plugin-pq" -identity go.key)
+fails age-plugin-pq -identity "$(printf 'no-such-\xff')"
 age-plugin-pq -identity -o plugin.key go.key
 cmp plugin.key <("$go/age-plugin-pq" -identity go.key)
 test "$(stat -c %a plugin.key)" = 600
@@ -32,6 +64,22 @@ fails age-plugin-pq -identity -o plugin.key go.key
 fails age-plugin-pq -identity empty
 "$go/age-keygen" -o x25519.key 2>/dev/null
 fails age-plugin-pq -identity x25519.key
+# The identity file's limit, 16 MiB as Go's: a file of exactly that size (one key, then comment
+# lines) converts; one byte more is refused, from a file and from standard input.
+python3 - go.key <<'PY'
+import sys
+key = open(sys.argv[1], "rb").read()
+pad = 16 * 1024 * 1024 - len(key)
+line = b"#" + b"x" * 1022 + b"\n"
+body = key + line * (pad // len(line))
+body += b"#" * (16 * 1024 * 1024 - len(body) - 1) + b"\n"
+assert len(body) == 16 * 1024 * 1024
+open("limit.key", "wb").write(body)
+open("over.key", "wb").write(body + b"\n")
+PY
+cmp <(age-plugin-pq -identity limit.key) <("$go/age-plugin-pq" -identity go.key)
+fails age-plugin-pq -identity over.key
+fails age-plugin-pq -identity < over.key
 
 echo "-- Go's native age encrypts, rage decrypts with the plugin identity (our plugin)"
 "$go/age" -r "$recipient" -o go.age plain

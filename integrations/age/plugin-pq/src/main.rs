@@ -19,25 +19,23 @@
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
-use std::fs::OpenOptions;
-use std::io::{self, Read, Write};
+use std::ffi::OsString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-use age::secrecy::ExposeSecret;
 use age_core::format::{FileKey, Stanza};
 use age_plugin::identity::{self, IdentityPluginV1};
 use age_plugin::recipient::{self, RecipientPluginV1};
 use age_plugin::{Callbacks, PluginHandler, run_state_machine};
-use typed_hpke_age::pq::{Identity, Recipient};
+use typed_hpke_age::pq::{self, Identity, Recipient};
 use typed_hpke_age::typed_hpke::PrivateKey;
-use zeroize::Zeroizing;
+use typed_hpke_age_plugin_pq::{MAX_IDENTITY_FILE, convert, read_secret};
 
 /// The plugin's name: `age1pq1…` recipients, `AGE-PLUGIN-PQ-1…` identities.
 const PLUGIN_NAME: &str = "pq";
 /// The stanzas this plugin opens.
 const STANZA_TYPE: &str = "mlkem768x25519";
-/// The longest identity file read, as Go's age (`ParseIdentities`).
-const MAX_IDENTITY_FILE: u64 = 16 << 20;
 
 const USAGE: &str = "Usage:
     age-plugin-pq -identity [-o OUTPUT] [INPUT]
@@ -56,8 +54,9 @@ Recipients work out of the box, while identities need to be converted to plugin
 identities with -identity. If OUTPUT already exists, it is not overwritten.";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    // As the OS gives them: a file name need not be UTF-8.
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("age-plugin-pq: error: {message}");
@@ -66,56 +65,86 @@ fn main() -> ExitCode {
     }
 }
 
-/// The command line, as Go's plugin reads it: flags with one dash or two, `-o FILE` or
-/// `-o=FILE`, then at most one input path.
-fn run(args: &[String]) -> Result<(), String> {
+/// The command line, as Go's `flag` package reads Go's plugin's: flags with one dash or two,
+/// `-o FILE` or `-o=FILE`, `-identity` or `-identity=true|false`; flags end at the first
+/// argument that is not one, or at `--`; then at most one input path.
+fn run(args: Vec<OsString>) -> Result<(), String> {
     let mut identity = false;
-    let mut output: Option<String> = None;
-    let mut input: Option<String> = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let flag = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-'));
-        let (name, value) = match flag {
-            Some(f) if !f.is_empty() && input.is_none() => match f.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_owned())),
-                None => (f, None),
-            },
-            _ => {
-                if input.is_some() {
-                    return Err("too many arguments".into());
-                }
-                input = Some(arg.clone());
-                continue;
+    let mut output: Option<OsString> = None;
+    let mut positional: Vec<OsString> = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let flag = arg
+            .to_str()
+            .filter(|s| *s != "-")
+            .and_then(|s| s.strip_prefix("--").or_else(|| s.strip_prefix('-')));
+        let Some(flag) = flag else {
+            positional.push(arg);
+            positional.extend(args);
+            break;
+        };
+        if flag.is_empty() {
+            // `--`: the end of the flags.
+            positional.extend(args);
+            break;
+        }
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (flag, None),
+        };
+        let mut value_or_next = |what: &str| -> Result<OsString, String> {
+            match &value {
+                Some(v) => Ok(OsString::from(v)),
+                None => args
+                    .next()
+                    .ok_or_else(|| format!("flag needs an argument: -{what}")),
             }
         };
         match name {
             "age-plugin" => {
-                let machine = value.ok_or("--age-plugin needs a state machine")?;
-                return run_state_machine(&machine, Handler).map_err(|e| e.to_string());
+                let machine = value_or_next("age-plugin")?;
+                let machine = machine.to_str().ok_or("not a state machine")?;
+                return run_state_machine(machine, Handler).map_err(|e| e.to_string());
             }
-            "identity" if value.is_none() => identity = true,
-            "o" | "output" => {
-                output = Some(match value {
-                    Some(v) => v,
-                    None => rest.next().ok_or("-o needs a file")?.clone(),
-                })
-            }
-            "version" if value.is_none() => {
+            "identity" => identity = go_bool(value.as_deref())?,
+            "o" | "output" => output = Some(value_or_next(name)?),
+            "version" if go_bool(value.as_deref())? => {
                 println!("v{}", env!("CARGO_PKG_VERSION"));
                 return Ok(());
             }
+            "version" => {}
             "h" | "help" => {
                 eprintln!("{USAGE}");
                 return Ok(());
             }
-            _ => return Err(format!("unknown flag {arg}\n{USAGE}")),
+            _ => return Err(format!("flag provided but not defined: -{name}\n{USAGE}")),
         }
+    }
+    if positional.len() > 1 {
+        return Err("too many arguments".into());
     }
     if !identity {
         eprintln!("{USAGE}");
         return Err("nothing to do: give -identity, or let an age client run the plugin".into());
     }
-    let converted = convert(input.as_deref())?;
+    let input = positional.pop().filter(|p| p != "-");
+    let text = match &input {
+        // Standard input read through its file, not through std's `Stdin`, whose buffer
+        // would keep the last 8 KiB of the identities for the life of the process.
+        None => match File::open("/dev/stdin") {
+            Ok(stdin) => read_secret(stdin, 0, MAX_IDENTITY_FILE),
+            Err(_) => read_secret(io::stdin().lock(), 0, MAX_IDENTITY_FILE),
+        },
+        Some(path) => {
+            let file =
+                File::open(path).map_err(|e| format!("failed to open input file {path:?}: {e}"))?;
+            let size = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
+            read_secret(file, size.saturating_add(1), MAX_IDENTITY_FILE)
+        }
+    }
+    .map_err(|e| format!("failed to read identities: {e}"))?
+    .ok_or("failed to parse identities: the file is larger than 16 MiB")?;
+    let converted = convert(&text)?;
     match output {
         None => {
             // As Go's plugin: a warning when standard output is a file anyone can read.
@@ -147,42 +176,13 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// Native identities to plugin identities, each line `AGE-PLUGIN-PQ-1…` and a newline.
-fn convert(input: Option<&str>) -> Result<Zeroizing<String>, String> {
-    let mut text = Zeroizing::new(Vec::new());
-    let read = match input {
-        None | Some("-") => io::stdin()
-            .lock()
-            .take(MAX_IDENTITY_FILE + 1)
-            .read_to_end(&mut text),
-        Some(path) => std::fs::File::open(path)
-            .map_err(|e| format!("failed to open input file {path:?}: {e}"))?
-            .take(MAX_IDENTITY_FILE + 1)
-            .read_to_end(&mut text),
-    };
-    read.map_err(|e| format!("failed to read identities: {e}"))?;
-    if text.len() as u64 > MAX_IDENTITY_FILE {
-        return Err("failed to parse identities: the file is larger than 16 MiB".into());
+/// A boolean flag's value as Go's `strconv.ParseBool` reads it; no value is `true`.
+fn go_bool(value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None | Some("1" | "t" | "T" | "true" | "TRUE" | "True") => Ok(true),
+        Some("0" | "f" | "F" | "false" | "FALSE" | "False") => Ok(false),
+        Some(v) => Err(format!("invalid boolean value {v:?}")),
     }
-    let text = std::str::from_utf8(&text).map_err(|_| "failed to parse identities: not UTF-8")?;
-    let mut out = Zeroizing::new(String::new());
-    let mut n = 0;
-    for line in text.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        n += 1;
-        let identity: Identity = line
-            .parse()
-            .map_err(|e| format!("identity #{n} is not a post-quantum hybrid identity ({e})"))?;
-        out.push_str(identity.to_plugin_string().expose_secret());
-        out.push('\n');
-    }
-    if n == 0 {
-        return Err("failed to parse identities: no secret keys found".into());
-    }
-    Ok(out)
 }
 
 struct Handler;
@@ -220,7 +220,15 @@ fn recipient_from(plugin_name: &str, bytes: &[u8]) -> Result<Recipient, String> 
 
 /// Encryption: to each `age1pq1…` recipient, and to each plugin identity's own recipient
 /// (`age -e -i IDENTITY`).
-struct RecipientPlugin(Vec<Recipient>);
+struct RecipientPlugin(Vec<(Recipient, Added)>);
+
+/// How a recipient was given, for its error: the client's index among recipients or among
+/// identities.
+#[derive(Clone, Copy)]
+enum Added {
+    Recipient(usize),
+    Identity(usize),
+}
 
 impl RecipientPluginV1 for RecipientPlugin {
     fn add_recipient(
@@ -231,7 +239,7 @@ impl RecipientPluginV1 for RecipientPlugin {
     ) -> Result<(), recipient::Error> {
         let recipient = recipient_from(plugin_name, bytes)
             .map_err(|message| recipient::Error::Recipient { index, message })?;
-        self.0.push(recipient);
+        self.0.push((recipient, Added::Recipient(index)));
         Ok(())
     }
 
@@ -243,7 +251,7 @@ impl RecipientPluginV1 for RecipientPlugin {
     ) -> Result<(), recipient::Error> {
         let identity = identity_from(plugin_name, bytes)
             .map_err(|message| recipient::Error::Identity { index, message })?;
-        self.0.push(identity.to_public());
+        self.0.push((identity.to_public(), Added::Identity(index)));
         Ok(())
     }
 
@@ -261,13 +269,16 @@ impl RecipientPluginV1 for RecipientPlugin {
         let mut files = Vec::with_capacity(file_keys.len());
         for file_key in &file_keys {
             let mut stanzas = Vec::with_capacity(self.0.len());
-            for (index, recipient) in self.0.iter().enumerate() {
+            for (recipient, added) in &self.0 {
                 match age::Recipient::wrap_file_key(recipient, file_key) {
                     Ok((mut s, _)) => stanzas.append(&mut s),
                     Err(e) => {
-                        return Ok(Err(vec![recipient::Error::Recipient {
-                            index,
-                            message: e.to_string(),
+                        let message = e.to_string();
+                        return Ok(Err(vec![match *added {
+                            Added::Recipient(index) => {
+                                recipient::Error::Recipient { index, message }
+                            }
+                            Added::Identity(index) => recipient::Error::Identity { index, message },
                         }]));
                     }
                 }
@@ -279,7 +290,9 @@ impl RecipientPluginV1 for RecipientPlugin {
 }
 
 /// Decryption with `AGE-PLUGIN-PQ-1…` identities.
-struct IdentityPlugin(Vec<Identity>);
+/// (Each key boxed: a vector of keys that grows would move them and free the old copies
+/// unwiped.)
+struct IdentityPlugin(Vec<Box<Identity>>);
 
 impl IdentityPluginV1 for IdentityPlugin {
     fn add_identity(
@@ -290,7 +303,7 @@ impl IdentityPluginV1 for IdentityPlugin {
     ) -> Result<(), identity::Error> {
         let identity = identity_from(plugin_name, bytes)
             .map_err(|message| identity::Error::Identity { index, message })?;
-        self.0.push(identity);
+        self.0.push(Box::new(identity));
         Ok(())
     }
 
@@ -313,7 +326,7 @@ impl IdentityPluginV1 for IdentityPlugin {
 /// first malformed one's error; nothing if none is to these identities. More than
 /// [`typed_hpke_age::MAX_STANZAS`] such stanzas are the header's error, before any is tried.
 fn unwrap_file(
-    identities: &[Identity],
+    identities: &[Box<Identity>],
     file_index: usize,
     stanzas: &[Stanza],
 ) -> Option<Result<FileKey, identity::Error>> {
@@ -333,9 +346,18 @@ fn unwrap_file(
             ),
         }));
     }
+    // Every stanza of the type checked for form, before any is tried: one that is malformed fails the file
+    // wherever it is, and no stanza of the file is unwrapped (c2sp.org/age-plugin).
+    if let Some((stanza_index, _)) = ours().find(|(_, s)| pq::is_well_formed(s) != Some(true)) {
+        return Some(Err(identity::Error::Stanza {
+            file_index,
+            stanza_index,
+            message: "invalid mlkem768x25519 stanza".into(),
+        }));
+    }
     for (stanza_index, stanza) in ours() {
         for identity in identities {
-            match age::Identity::unwrap_stanza(identity, stanza) {
+            match age::Identity::unwrap_stanza(&**identity, stanza) {
                 None => continue,
                 Some(Ok(file_key)) => return Some(Ok(file_key)),
                 Some(Err(e)) => {
@@ -375,7 +397,7 @@ mod tests {
 
     #[test]
     fn the_stanza_limit_comes_before_any_stanza_is_tried() {
-        let identities = [Identity::generate()];
+        let identities = [Box::new(Identity::generate())];
         // 257 malformed stanzas of this type: had any been tried, the first would be the
         // error, at index 1 (after a stanza of another type, which is not counted).
         let mut stanzas = vec![stanza("X25519")];
@@ -401,6 +423,35 @@ mod tests {
         }
         // Stanzas of other types only: not this plugin's file.
         assert!(unwrap_file(&identities, 0, &[stanza("X25519"), stanza("p256tag")]).is_none());
+    }
+
+    #[test]
+    fn a_malformed_stanza_fails_the_file_even_after_one_that_opens() {
+        let identity = Box::new(Identity::generate());
+        let good = || {
+            let file_key = FileKey::new(Box::new([5; 16]));
+            age::Recipient::wrap_file_key(&identity.to_public(), &file_key)
+                .expect("wraps")
+                .0
+                .pop()
+                .expect("one stanza")
+        };
+        let stanzas = [good(), stanza("X25519"), stanza(STANZA_TYPE)];
+        match unwrap_file(std::slice::from_ref(&identity), 0, &stanzas) {
+            Some(Err(identity::Error::Stanza {
+                stanza_index: 2, ..
+            })) => {}
+            other => panic!("not the malformed stanza's error: {}", describe(other)),
+        }
+        // Without it, the file opens.
+        assert!(matches!(
+            unwrap_file(
+                std::slice::from_ref(&identity),
+                0,
+                &[good(), stanza("X25519")]
+            ),
+            Some(Ok(_))
+        ));
     }
 
     #[test]
