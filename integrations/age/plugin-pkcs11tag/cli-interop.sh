@@ -49,29 +49,60 @@ for pq in "${modes[@]}"; do
         rm -f out
         "$rage" -d -i "$name.key" -o out "$file" && cmp plain out
     done
+    # To the identity's own recipient (age -e -i, rage -e -i): from the public key the identity
+    # holds, with no token (no PIN at hand).
+    env -u AGE_PLUGIN_PKCS11TAG_PIN "$rage" -e -i "$name.key" -o "self-$name.age" plain
+    env -u AGE_PLUGIN_PKCS11TAG_PIN "$go/age" -e -i "$name.key" -a -o "go-self-$name.age" plain
+    for file in "self-$name.age" "go-self-$name.age"; do
+        rm -f out
+        "$go/age" -d -i "$name.key" -o out "$file" && cmp plain out
+    done
     # A PIN asked of the client, not in the environment: refused without a terminal, as an
     # error.
-    AGE_PLUGIN_PKCS11TAG_PIN= fails env -u AGE_PLUGIN_PKCS11TAG_PIN "$rage" -d -i "$name.key" -o out "go-$name.age" < /dev/null
+    fails env -u AGE_PLUGIN_PKCS11TAG_PIN "$rage" -d -i "$name.key" -o out "go-$name.age" < /dev/null
+    grep -q "no PIN given" err.txt
 done
 
 echo "-- errors, never a crash"
 "$go/age-keygen" -o other.key 2>/dev/null
 "$go/age" -r "$("$go/age-keygen" -y other.key)" -o other.age plain
-# A file not to the token's key.
-fails "$rage" -d -i p256tag.key -o out other.age
-fails "$go/age" -d -i p256tag.key -o out other.age
-# A wrong PIN.
-AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$rage" -d -i p256tag.key -o out go-p256tag.age
-AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$go/age" -d -i p256tag.key -o out go-p256tag.age
+# A file not to the token's key: no token is opened, so not even a wrong PIN is tried.
+AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$rage" -d -i p256tag.key -o out other.age
+grep -q "No matching keys" err.txt
+AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$go/age" -d -i p256tag.key -o out other.age
+grep -q "no identity matched" err.txt
+# A file to another key of the same type.
+"$go/age" -r "$(sed -n 's/^# public key: //p' mlkem768p256tag-split.key)" -o to-split.age plain
+fails "$rage" -d -i p256tag.key -o out to-split.age
 # A label in use; on SoftHSM2, an ML-KEM key in the token.
 fails age-plugin-pkcs11tag --generate --module "$module" --token age --label p256tag
 if [ "$kind" = softhsm ]; then
     fails age-plugin-pkcs11tag --generate --pq --module "$module" --token age --label pq
 fi
+# An output file that exists: refused before a key is made, so the label stays free.
+fails age-plugin-pkcs11tag --generate --module "$module" --token age --label fresh -o p256tag.key
+age-plugin-pkcs11tag --generate --module "$module" --token age --label fresh -o fresh.key 2>/dev/null
+# A module another user can write (here, under the temporary directory) is not loaded.
+cp "$module" "$work/copy.so"
+fails age-plugin-pkcs11tag --generate --module "$work/copy.so" --token age --label copied
+grep -q "writable by another user" err.txt
+# A wrong PIN is the token's error, for each client.
+AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$rage" -d -i p256tag.key -o out go-p256tag.age
+grep -q -i "PIN" err.txt
+AGE_PLUGIN_PKCS11TAG_PIN=0000 fails "$go/age" -d -i p256tag.key -o out go-p256tag.age
+grep -q -i "PIN" err.txt
+if [ "$kind" = softhsm ]; then
+    # SoftHSM2 flags its user PIN after one failure (CKF_USER_PIN_COUNT_LOW): from then on a PIN
+    # from the environment, even the right one, is not tried (a stale variable would lock a
+    # token that counts), and the user is told to be asked instead.
+    fails "$rage" -d -i p256tag.key -o out go-p256tag.age
+    grep -q "has failed before" err.txt
+fi
 if [ "$kind" = softhsm ]; then
     # The key removed: the token initialized again under its label (every object gone).
     softhsm2-util --init-token --token age --label age --so-pin 12345678 --pin 1234 >/dev/null
     fails "$rage" -d -i p256tag.key -o out go-p256tag.age
+    grep -q "no such token or key" err.txt
     fails "$go/age" -d -i mlkem768p256tag-split.key -o out go-mlkem768p256tag-split.age
 fi
 echo "age-plugin-pkcs11tag ($kind): Go's age v1.3.2 and rage 0.12.1, both directions, and the errors"
