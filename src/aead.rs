@@ -81,6 +81,7 @@ pub type Tag<A> = Array<u8, <A as SealingAead>::Nt>;
 ///
 /// [`SealingAeadEngine::OPEN_OUT_OF_PLACE_FROM`]: crate::sealed::SealingAeadEngine::OPEN_OUT_OF_PLACE_FROM
 #[cfg(any(feature = "aes-gcm", feature = "chacha20poly1305"))]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // as the engine's constant (src/sealed.rs)
 pub(crate) const OPEN_OUT_OF_PLACE_FROM: usize = 4096;
 
 /// An engine's open result as this crate's: [`Error::Open`] unless the tag verified. Whether

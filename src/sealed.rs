@@ -38,9 +38,13 @@ pub trait Sealed {}
 
 /// A KEM's engine: key (de)serialization and deterministic encapsulation.
 pub trait KemEngine<K: Kem> {
+    // Called only by the `alloc` paths (a `PreparedPublicKey`, the `Vec`-returning `open`): a
+    // build without `alloc` leaves it unused, which Rust 1.94 reports and later versions do not.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     /// The precomputation behind a [`PreparedPublicKey`](crate::kem::PreparedPublicKey).
     fn prepare(pk: &K::Pk) -> K::Prepared;
     /// The heap bytes `prepared` holds.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     fn prepared_heap_size(prepared: &K::Prepared) -> usize;
     /// `Encap(pkR)`, through `prepared` (made from `pk_r` by [`Self::prepare`]) when given.
     fn encap_to<R: rand_core::CryptoRng + ?Sized>(
@@ -189,6 +193,9 @@ pub trait AeadEngine<A: Aead> {
 /// buffer), without the byte-offset copies of a 16-byte array beside a `Result`'s
 /// discriminant that the returned form compiled to on every 64-byte seal.
 pub trait SealingAeadEngine<A: SealingAead> {
+    // Called only by the `alloc` paths (a `PreparedPublicKey`, the `Vec`-returning `open`): a
+    // build without `alloc` leaves it unused, which Rust 1.94 reports and later versions do not.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     /// From this length the `Vec`-returning `open` decrypts out of place into a zeroed `Vec`
     /// ([`Self::open_private_to`]); below it, it copies the ciphertext into the `Vec` and decrypts
     /// there ([`Self::open_private_in_place`]). `usize::MAX`: always the copy.
@@ -237,6 +244,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
     /// Decrypts `buffer` in place, memory nobody but this crate sees and which is dropped on
     /// failure (a `Vec`-returning `open`'s): the engine may decrypt before it checks the tag
     /// (aws-lc and graviola do, and clear what they wrote).
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     fn open_private_in_place(
         cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
@@ -246,6 +254,7 @@ pub trait SealingAeadEngine<A: SealingAead> {
     ) -> Result<(), Error>;
 
     /// Decrypts `input` into `output` (same length), private memory as above.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     fn open_private_to(
         cipher: &mut A::Cipher,
         nonce: &Array<u8, A::Nn>,
@@ -279,9 +288,13 @@ pub trait DhEngine<G: crate::kem::DhGroup> {
     /// Montgomery curves, §7.1.4; not the identity for the Weierstrass curves), in constant
     /// time.
     fn dh(sk: &G::Scalar, pk: &G::Point, out: &mut Array<u8, G::NDh>) -> Choice;
+    // Called only by the `alloc` paths (a `PreparedPublicKey`, the `Vec`-returning `open`): a
+    // build without `alloc` leaves it unused, which Rust 1.94 reports and later versions do not.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     /// A table of multiples of `pk` for [`Self::dh_prepared`].
     fn prepare(pk: &G::Point) -> G::Table;
     /// The heap bytes `table` holds.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     fn table_heap_size(table: &G::Table) -> usize;
     /// `DH(sk, pk)` as [`Self::dh`] computes it, through `table` (made from `pk`).
     fn dh_prepared(

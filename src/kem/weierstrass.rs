@@ -43,6 +43,9 @@ pub trait WeierstrassKem: crate::sealed::Sealed + Sized + 'static {
 /// derivation, range checks, public key validation) stays RustCrypto's, so the keys, the errors
 /// and the outputs are the same with it and without it.
 #[doc(hidden)]
+// Public for `Prepared`'s bound, which only an `alloc` build has: Rust 1.94 reports the trait
+// unreachable without it (later versions do not).
+#[cfg_attr(not(feature = "alloc"), allow(unreachable_pub))]
 pub trait Accel<C: CurveArithmetic> {
     /// `false` for [`Portable`]: the calls below are then never made, nor their inputs built.
     const ENABLED: bool;
