@@ -92,6 +92,22 @@ def name_version(pkg_id):
     return tuple(pkg_id.split("#")[-1].split("@"))
 
 
+def check_opt_level(invocation, unit, context):
+    """The dev profile's levels (Cargo.toml, [profile.dev]): dependencies optimised, the
+    workspace's members at their own level, build-time code (build scripts, proc macros and what
+    they use) at cargo's default for it, 0. A member without its own entry, or a
+    `[profile.dev.package."*"]` level, which takes precedence over build-override, would be
+    optimised as a dependency is: this says which."""
+    if unit["mode"] == "run-custom-build":
+        return
+    name, level = unit["pkg_id"], unit["profile"]["opt_level"]
+    if context == "host" and level != "0":
+        sys.exit(f"cargo {invocation}: {name} is build-time code at opt-level {level}, not 0")
+    if context == "target" and name.startswith("path+") and level == "3":
+        sys.exit(f"cargo {invocation}: the member {name} is at opt-level 3: give it its own "
+                 "[profile.dev.package] entry in Cargo.toml")
+
+
 def features(invocation):
     """(pkg_id, "target" | "host") -> features, over the invocation's unit graph."""
     env = dict(os.environ, CARGO_INCREMENTAL="0", CARGO_PROFILE_DEV_DEBUG="line-tables-only",
@@ -116,6 +132,7 @@ def features(invocation):
         kind = unit["target"]["kind"]
         below = "host" if ("proc-macro" in kind or
                            ("custom-build" in kind and unit["mode"] == "build")) else context
+        check_opt_level(invocation, unit, below)
         stack.extend((dep["index"], below) for dep in unit["dependencies"])
     return found
 
