@@ -225,9 +225,9 @@ impl<K: Kem> PrivateKey<K> {
     /// [`Error::InvalidPrivateKey`] if `bytes` has the wrong length or is not a valid scalar
     /// (zero, or not below the group order, for the Weierstrass curves).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Self {
-            sk: K::Engine::sk_from_bytes(bytes)?,
-        })
+        // `map`, not `Ok(Self { sk: ..? })`: in a debug build each `?` kept another copy of the
+        // key in this frame (MLKEM1024-P384's is 24 KB; `tests/stack.rs`).
+        K::Engine::sk_from_bytes(bytes).map(|sk| Self { sk })
     }
 
     /// `DeserializePrivateKey(skXm)` for a key stored with its public key, as MLS stores
@@ -247,18 +247,14 @@ impl<K: Kem> PrivateKey<K> {
     /// [`Error::InvalidPrivateKey`] as `from_bytes` gives it, and for ML-KEM and the hybrids
     /// when `pk` is not the key's.
     pub fn from_bytes_and_public(bytes: &[u8], pk: &PublicKey<K>) -> Result<Self, Error> {
-        Ok(Self {
-            sk: K::Engine::sk_from_bytes_and_public(bytes, &pk.pk)?,
-        })
+        K::Engine::sk_from_bytes_and_public(bytes, &pk.pk).map(|sk| Self { sk })
     }
 
     /// [`from_bytes_and_public`](Self::from_bytes_and_public) with the public key serialized:
     /// a DH-KEM's is deserialized and validated as [`PublicKey::from_bytes`] does; ML-KEM's and
     /// the hybrids' is compared with the one the parse computes, without being parsed.
     pub(crate) fn from_bytes_and_public_bytes(bytes: &[u8], pk: &[u8]) -> Result<Self, Error> {
-        Ok(Self {
-            sk: K::Engine::sk_from_bytes_and_public_bytes(bytes, pk)?,
-        })
+        K::Engine::sk_from_bytes_and_public_bytes(bytes, pk).map(|sk| Self { sk })
     }
 
     /// `SerializePrivateKey(skX)` (RFC 9180 §7.1.2): `Nsk` bytes, wiped when dropped.
@@ -328,9 +324,7 @@ impl<K: Kem> PublicKey<K> {
     /// # Errors
     /// [`Error::InvalidPublicKey`] if `bytes` is not a valid public key of this KEM.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Self {
-            pk: K::Engine::pk_from_bytes(bytes)?,
-        })
+        K::Engine::pk_from_bytes(bytes).map(|pk| Self { pk })
     }
 
     /// `SerializePublicKey(pkX)`: `Npk` bytes.

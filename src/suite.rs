@@ -490,7 +490,7 @@ impl AnyKem {
         bytes: &[u8],
         pk: &[u8],
     ) -> Result<PrivateKey, Error> {
-        steps::by_kem(self.id, steps::ParseSkWithPk(bytes, pk))?
+        steps::by_kem_flat(self.id, steps::ParseSkWithPk(bytes, pk))
     }
 
     /// `DeserializePublicKey`, with the validation the typed `PublicKey::from_bytes` does.
@@ -506,7 +506,7 @@ impl AnyKem {
     /// # Errors
     /// As the KEM's `derive_key_pair`.
     pub fn derive_key_pair(&self, ikm: &[u8]) -> Result<(PrivateKey, PublicKey), Error> {
-        steps::by_kem(self.id, steps::Derive(ikm))?
+        steps::by_kem_flat(self.id, steps::Derive(ikm))
     }
 
     /// `GenerateKeyPair()`.
@@ -521,7 +521,7 @@ impl AnyKem {
     }
 
     fn generate_key_pair_in(&self, rng: Rng<'_>) -> Result<(PrivateKey, PublicKey), Error> {
-        steps::by_kem(self.id, steps::Generate(rng))?
+        steps::by_kem_flat(self.id, steps::Generate(rng))
     }
 
     /// [`Self::derive_key_pair`] serialized: `(SerializePrivateKey(sk), SerializePublicKey(pk))`,
@@ -536,7 +536,7 @@ impl AnyKem {
         &self,
         ikm: &[u8],
     ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
-        steps::by_kem(self.id, steps::DeriveBytes(ikm))?
+        steps::by_kem_flat(self.id, steps::DeriveBytes(ikm))
     }
 
     /// [`Self::generate_key_pair`] serialized, as [`Self::derive_key_pair_bytes`].
@@ -548,7 +548,7 @@ impl AnyKem {
         &self,
         rng: &mut R,
     ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>), Error> {
-        steps::by_kem(self.id, steps::GenerateBytes(rng_of(&mut &mut *rng)))?
+        steps::by_kem_flat(self.id, steps::GenerateBytes(rng_of(&mut &mut *rng)))
     }
 }
 
@@ -600,13 +600,13 @@ impl Suite {
 /// (`WithKemId`) share these.
 impl PrivateKey {
     pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
-        steps::by_kem(kem_id, steps::ParseSk(bytes))?
+        steps::by_kem_flat(kem_id, steps::ParseSk(bytes))
     }
 }
 
 impl PublicKey {
     pub(crate) fn from_kem_id_and_bytes(kem_id: u16, bytes: &[u8]) -> Result<Self, Error> {
-        steps::by_kem(kem_id, steps::ParsePk(bytes))?
+        steps::by_kem_flat(kem_id, steps::ParsePk(bytes))
     }
 }
 

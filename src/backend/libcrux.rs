@@ -195,13 +195,19 @@ macro_rules! parameter_set {
                     seed: Zeroizing<[u8; 64]>,
                     implementation: Implementation,
                 ) -> (Self, EncapKey, [u8; NPK]) {
+                    // Each implementation's work is a function of its own: a debug build gives
+                    // every temporary of a function its own stack slot, and with the work in
+                    // the arms this frame held both implementations' key pairs at once.
                     macro_rules! generate {
                         ($variant:ident, $m:ident) => {{
-                            use lib::$m as m;
-                            let pair = m::unpacked::generate_key_pair(*seed);
-                            let bytes = m::unpacked::key_pair_serialized_public_key(&pair);
-                            let public = Public::$variant(Fill::ZERO, pair.public_key.clone(), Fill::ZERO);
-                            (Pair::$variant(Fill::ZERO, pair, Fill::ZERO), public, bytes)
+                            fn generate(seed: &[u8; 64]) -> (Pair, Public, lib::$pk) {
+                                use lib::$m as m;
+                                let pair = m::unpacked::generate_key_pair(*seed);
+                                let bytes = m::unpacked::key_pair_serialized_public_key(&pair);
+                                let public = Public::$variant(Fill::ZERO, pair.public_key.clone(), Fill::ZERO);
+                                (Pair::$variant(Fill::ZERO, pair, Fill::ZERO), public, bytes)
+                            }
+                            generate(&seed)
                         }};
                     }
                     let (pair, public, bytes) = match implementation {

@@ -29,6 +29,20 @@ pub(super) fn take_as<T: 'static>(slot: &mut dyn core::any::Any) -> Option<T> {
     slot.downcast_mut::<Option<T>>().and_then(Option::take)
 }
 
+/// [`take_as`], then `wrap`, in a frame of its own: the arm of a `from_slot` that calls it
+/// writes the variant straight into the result. A debug build gives each temporary of a
+/// function a stack slot of its own, and `from_slot` is inlined into every caller, so with the
+/// taken key a temporary of each arm, a key of every KEM's type sat in each caller's frame
+/// (about 125 KB with every KEM, in each of several frames of `Suite::derive_key_pair`).
+fn take_into<T: 'static, E>(slot: &mut dyn core::any::Any, wrap: impl FnOnce(T) -> E) -> Option<E> {
+    take_as(slot).map(wrap)
+}
+
+/// `wrap(key.clone())`, in a frame of its own, for the arms of the key enums' `clone`.
+fn cloned_into<T: Clone, E>(key: &T, wrap: impl FnOnce(T) -> E) -> E {
+    wrap(key.clone())
+}
+
 /// Work on the typed private key inside an [`AnySk`], generic over its KEM.
 pub(crate) trait OnSk<'k> {
     type Output;
@@ -217,7 +231,8 @@ macro_rules! any_keys {
         /// for ML-KEM-1024's expanded key) keeps what the stack held where the value was built.
         // Inline, not boxed, so that no_std builds without an allocator have runtime keys:
         // the size is the largest typed key's, as `suite::PrivateKey` documents.
-        #[derive(Clone)] // no `Debug`: `suite::PrivateKey`'s is written by hand, redacted
+        // No derived `Clone` (see the impl below) and no `Debug`: `suite::PrivateKey`'s is
+        // written by hand, redacted.
         #[allow(clippy::large_enum_variant)]
         #[allow(dead_code, reason = "the fill is written, never read")]
         // `repr(u8)` needs a variant: a build with no KEM has none.
@@ -232,7 +247,6 @@ macro_rules! any_keys {
 
         /// A typed public key of whichever KEM, laid out as [`AnySk`]: a public key carries no
         /// secret of its own, but its bytes past a smaller key would carry the stack's.
-        #[derive(Clone)]
         #[allow(clippy::large_enum_variant)]
         #[allow(dead_code, reason = "the fill is written, never read")]
         #[cfg_attr(any(feature = "x25519", feature = "x448", feature = "nist", feature = "secp256k1", feature = "pq"), repr(u8))]
@@ -252,7 +266,7 @@ macro_rules! any_keys {
             #[inline(always)]
             fn from_slot(id: u16, slot: &mut dyn core::any::Any) -> Option<Self> {
                 match id {
-                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(|k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
+                    $($(#[$cfg])* <$k as Kem>::ID => take_into(slot, |k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
                     _ => None,
                 }
             }
@@ -271,7 +285,7 @@ macro_rules! any_keys {
             #[inline(always)]
             fn from_slot(id: u16, slot: &mut dyn core::any::Any) -> Option<Self> {
                 match id {
-                    $($(#[$cfg])* <$k as Kem>::ID => take_as(slot).map(|k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
+                    $($(#[$cfg])* <$k as Kem>::ID => take_into(slot, |k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
                     _ => None,
                 }
             }
@@ -280,6 +294,27 @@ macro_rules! any_keys {
             pub(crate) fn visit<'k, W: OnPk<'k>>(&'k self, work: W) -> W::Output {
                 match *self {
                     $($(#[$cfg])* Self::$v(_, ref k, _) => work.run(k),)*
+                }
+            }
+        }
+
+        // Not derived: a derived `clone` copies each arm's key into a temporary of its own
+        // (297 KB of a debug build's frame with every KEM); here each arm is a call that
+        // writes the copy into the result, as `from_slot`'s arms do.
+        #[allow(unreachable_code, unused_variables)]
+        impl Clone for AnySk {
+            fn clone(&self) -> Self {
+                match *self {
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => cloned_into(k, |k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
+                }
+            }
+        }
+
+        #[allow(unreachable_code, unused_variables)]
+        impl Clone for AnyPk {
+            fn clone(&self) -> Self {
+                match *self {
+                    $($(#[$cfg])* Self::$v(_, ref k, _) => cloned_into(k, |k| Self::$v(Fill::ZERO, k, Fill::ZERO)),)*
                 }
             }
         }

@@ -81,9 +81,25 @@ macro_rules! step_dispatchers {
 
         /// `step.run::<K>()` with the KEM of `kem_id`.
         pub(super) fn by_kem<S: KemStep>(kem_id: u16, step: S) -> Result<S::Output, Error> {
+            // Each arm is a call whose result is this function's (see `run_ok`).
             match kem_id {
-                $($(#[$dcfg])* <$dk as Kem>::ID => Ok(step.run::<$dk>()),)*
-                $($(#[$ocfg])* <$ok as Kem>::ID => Ok(step.run::<$ok>()),)*
+                $($(#[$dcfg])* <$dk as Kem>::ID => run_ok::<S, $dk>(step),)*
+                $($(#[$ocfg])* <$ok as Kem>::ID => run_ok::<S, $ok>(step),)*
+                _ => Err(Error::UnsupportedSuite),
+            }
+        }
+
+        /// [`by_kem`] for a step that can fail: its result, or `UnsupportedSuite`, with no
+        /// `Result` around a `Result`. A step that makes a runtime key returns it through here:
+        /// each `?` on the nested form was another copy of the key (as large as the build's
+        /// largest) in a debug build's frame.
+        pub(super) fn by_kem_flat<S, T>(kem_id: u16, step: S) -> Result<T, Error>
+        where
+            S: KemStep<Output = Result<T, Error>>,
+        {
+            match kem_id {
+                $($(#[$dcfg])* <$dk as Kem>::ID => step.run::<$dk>(),)*
+                $($(#[$ocfg])* <$ok as Kem>::ID => step.run::<$ok>(),)*
                 _ => Err(Error::UnsupportedSuite),
             }
         }
@@ -139,6 +155,15 @@ macro_rules! step_dispatchers {
 }
 
 suite_table!(step_dispatchers);
+
+/// `Ok(step.run::<K>())` in a frame of its own. A debug build inlines nothing and gives every
+/// temporary of a function its own stack slot, so a `match` whose arms each wrapped the step's
+/// output held one output per KEM at once: a runtime key pair is about 37 KB with every KEM,
+/// and `by_kem` alone took 443 KB of a 2 MiB thread's stack for `Suite::derive_key_pair`.
+/// A call in an arm writes straight into the caller's result. (An optimised build inlines it.)
+fn run_ok<S: KemStep, K: Kem>(step: S) -> Result<S::Output, Error> {
+    Ok(step.run::<K>())
+}
 
 /// Whether a KEM is in the build ([`AnyKem::new`](super::AnyKem::new)) or authenticates
 /// ([`Suite::supports_auth`]), a KDF has two stages, an AEAD seals (`suite::Prk::supports`,
@@ -202,7 +227,7 @@ pub(super) struct ParseSk<'a>(pub &'a [u8]);
 impl KemStep for ParseSk<'_> {
     type Output = Result<PrivateKey, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        Ok(typed::PrivateKey::<K>::from_bytes(self.0)?.into())
+        runtime_key(typed::PrivateKey::<K>::from_bytes(self.0))
     }
 }
 
@@ -211,7 +236,9 @@ pub(super) struct ParseSkWithPk<'a>(pub &'a [u8], pub &'a [u8]);
 impl KemStep for ParseSkWithPk<'_> {
     type Output = Result<PrivateKey, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        Ok(typed::PrivateKey::<K>::from_bytes_and_public_bytes(self.0, self.1)?.into())
+        runtime_key(typed::PrivateKey::<K>::from_bytes_and_public_bytes(
+            self.0, self.1,
+        ))
     }
 }
 
@@ -220,7 +247,28 @@ pub(super) struct ParsePk<'a>(pub &'a [u8]);
 impl KemStep for ParsePk<'_> {
     type Output = Result<PublicKey, Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        Ok(typed::PublicKey::<K>::from_bytes(self.0)?.into())
+        runtime_key(typed::PublicKey::<K>::from_bytes(self.0))
+    }
+}
+
+/// A typed key pair, or its error, as runtime keys. The steps that make keys hand their typed
+/// result straight to this rather than take it apart with `?` or `Result::map`: in a debug
+/// build each `?`, binding and closure call held another copy of the pair (about 37 KB for
+/// MLKEM1024-P384) in a frame of its own, and `Suite::derive_key_pair` took 1.3 MiB of stack.
+fn runtime_pair<K: Kem>(
+    typed: Result<(typed::PrivateKey<K>, typed::PublicKey<K>), Error>,
+) -> Result<(PrivateKey, PublicKey), Error> {
+    match typed {
+        Ok((sk, pk)) => Ok((sk.into(), pk.into())),
+        Err(e) => Err(e),
+    }
+}
+
+/// A typed key, or its error, as a runtime key, as [`runtime_pair`].
+fn runtime_key<T, U: From<T>>(typed: Result<T, Error>) -> Result<U, Error> {
+    match typed {
+        Ok(key) => Ok(key.into()),
+        Err(e) => Err(e),
     }
 }
 
@@ -229,8 +277,7 @@ pub(super) struct Derive<'a>(pub &'a [u8]);
 impl KemStep for Derive<'_> {
     type Output = Result<(PrivateKey, PublicKey), Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        let (sk, pk) = K::derive_key_pair(self.0)?;
-        Ok((sk.into(), pk.into()))
+        runtime_pair(K::derive_key_pair(self.0))
     }
 }
 
@@ -278,8 +325,7 @@ pub(super) struct Generate<'a, R: ?Sized>(pub &'a mut R);
 impl<R: CryptoRng + ?Sized> KemStep for Generate<'_, R> {
     type Output = Result<(PrivateKey, PublicKey), Error>;
     fn run<K: Kem>(self) -> Self::Output {
-        let (sk, pk) = K::generate(self.0)?;
-        Ok((sk.into(), pk.into()))
+        runtime_pair(K::generate(self.0))
     }
 }
 
