@@ -1,16 +1,24 @@
-//! Stack use: every key operation and setup of both APIs, for every KEM of the build, runs on a
-//! thread with a 1 MiB stack, half of what Rust gives a spawned thread and tokio a worker.
+//! Stack use: the operations of both APIs on keys held in this process (keys made, parsed,
+//! cloned and prepared; the runtime setups in every mode the KEM has, with keys parsed and as
+//! bytes, and the typed Base and PSK setups; the single-shot functions and `seal_base_many`;
+//! keys through serde), for every KEM of the build, run on a thread with 640 KiB of stack, and
+//! a deserialization through serde_json on 1 MiB.
+//! A default spawned thread, and a tokio worker, has 2 MiB.
 //!
-//! The bound is for debug builds. With no inlining, every temporary of a function has a stack
-//! slot of its own, and a runtime key is as large as the build's largest typed key (an expanded
-//! MLKEM1024-P384 key, about 24 KiB with every KEM), so each copy of one in a frame counts: with
-//! this crate at opt-level 0, `Suite::derive_key_pair` took 1.3 MiB and a tagged key's
-//! deserialization 1.4 MiB before the runtime layer stopped copying keys through nested
+//! The bound is for this crate at opt-level 0, as a dependent's debug build compiles it; its
+//! dependencies are optimised, as this repository builds them. With no inlining, every
+//! temporary of a function has a stack slot of its own, and a runtime key is as large as the
+//! build's largest typed key (an expanded MLKEM1024-P384 key, about 24 KiB with every KEM),
+//! so each copy of one in a frame counts: `Suite::derive_key_pair` took 1.3 MiB and a tagged
+//! key's deserialization 1.4 MiB before the runtime layer stopped copying keys through nested
 //! `Result`s and per-KEM `match` arms. `.ci/run` runs this file with this crate at opt-level 0
 //! (the step without precomputed-tables); the README's build, at opt-level 1, runs it too.
+//! A build that compiles the dependencies at opt-level 0 as well adds their own frames, which
+//! this file does not bound (libcrux's ML-KEM key generation most of them).
 //!
 //! An operation over the bound overflows the thread, which aborts the test binary: the test
-//! fails loudly, never by a wrong answer.
+//! fails loudly, never by a wrong answer. Keys held elsewhere (`ExternalDh`, `ExternalDecap`)
+//! are left out: their setups take the runtime key paths measured here and a holder's answer.
 
 #[macro_use]
 #[path = "util/kems.rs"]
@@ -18,13 +26,21 @@ mod kems;
 
 use rand_chacha::ChaCha20Rng;
 use rand_chacha::rand_core::SeedableRng;
+use typed_hpke::aead::ChaCha20Poly1305;
+use typed_hpke::kdf::HkdfSha256;
 use typed_hpke::kem::Kem;
 use typed_hpke::suite::{AEAD_IDS, AnyKem, KDF_IDS, ReceiverMode, SenderMode, Suite};
 use typed_hpke::suite::{PrivateKey as RtSk, PublicKey as RtPk};
-use typed_hpke::{EncappedKey, PrivateKey, Psk, PublicKey};
+use typed_hpke::{EncappedKey, Hpke, PrivateKey, Psk, PublicKey};
 
 /// The stack each key operation and setup runs on.
 const STACK: usize = 640 << 10;
+
+/// The stack `seal_base_many` to X25519 keys given as bytes runs on. It parses each key into
+/// a runtime key (12 KiB with every KEM) before it seals, and must not copy them through its
+/// frames: it needed 302 KiB here when it collected them through `Result` and `Option`
+/// adapters, where the typed `seal_base_many` for X25519 needs 25 KiB.
+const MANY_STACK: usize = 192 << 10;
 
 /// The stack a deserialization runs on: serde_json's own frames hold the value being built
 /// (about 320 KiB of them for a runtime key), so its bound is higher.
@@ -33,7 +49,7 @@ const SERDE_STACK: usize = 1 << 20;
 
 const IKM: [u8; 64] = [0x42; 64];
 
-/// Runs `f` on a thread of its own with [`STACK`] bytes of stack.
+/// Runs `f` on a thread of its own with `stack` bytes of stack.
 fn on_small_stack(name: &str, stack: usize, f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
         .name(name.into())
@@ -127,7 +143,64 @@ fn runtime_setup(
     assert_eq!(a, b);
 }
 
-/// The runtime API: the keys, then a setup in each mode the KEM has.
+/// The runtime API's single-shot functions, `seal_base_many` to two recipients given as bytes,
+/// and a prepared public key.
+fn runtime_single_shot(suite: &Suite, sk: &RtSk, pk: &RtPk) {
+    fn seal_open(suite: &Suite, sk: &RtSk, pk: &RtPk) {
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let (enc, ct) = suite
+            .seal(&mut rng, pk, b"info", b"aad", b"message", SenderMode::Base)
+            .unwrap();
+        let pt = suite.open(&enc, sk, b"info", b"aad", &ct, ReceiverMode::Base);
+        assert_eq!(pt.unwrap(), b"message");
+    }
+    fn exports(suite: &Suite, sk: &RtSk, pk: &RtPk) {
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        let enc = suite
+            .send_export(&mut rng, pk, b"info", b"context", &mut a, SenderMode::Base)
+            .unwrap();
+        suite
+            .receive_export(&enc, sk, b"info", b"context", &mut b, ReceiverMode::Base)
+            .unwrap();
+        assert_eq!(a, b);
+    }
+    fn many(suite: &Suite, sk: &RtSk, pk: &RtPk) {
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let recipients = [pk.as_bytes(), pk.as_bytes()];
+        let sealed = suite
+            .seal_base_many(&mut rng, &recipients, b"info", b"aad", &[b"message"])
+            .unwrap();
+        for (enc, ct) in &sealed {
+            let pt = suite.open(enc, sk, b"info", b"aad", ct, ReceiverMode::Base);
+            assert_eq!(pt.unwrap(), b"message");
+        }
+    }
+    fn prepared(suite: &Suite, sk: &RtSk, pk: &RtPk) {
+        let mut pk = Box::new(pk.clone());
+        pk.prepare();
+        runtime_setup(suite, sk, &pk, SenderMode::Base, ReceiverMode::Base, true);
+    }
+    fn generate_bytes(kem: AnyKem) {
+        let (sk, pk) = kem
+            .generate_key_pair_bytes(&mut ChaCha20Rng::seed_from_u64(5))
+            .unwrap();
+        assert!(
+            kem.private_key_from_bytes(&sk)
+                .unwrap()
+                .public_key()
+                .as_bytes()
+                == &pk[..]
+        );
+    }
+    seal_open(suite, sk, pk);
+    exports(suite, sk, pk);
+    many(suite, sk, pk);
+    prepared(suite, sk, pk);
+    generate_bytes(suite.kem());
+}
+
+/// The runtime API: the keys, then a setup in each mode the KEM has, then the rest.
 fn runtime(kem: AnyKem) {
     let keys = runtime_keys(kem);
     let sender = generate(kem);
@@ -150,6 +223,7 @@ fn runtime(kem: AnyKem) {
             runtime_setup(&suite, sk, pk, send, receive, parsed);
         }
     }
+    runtime_single_shot(&suite, sk, pk);
 }
 
 /// The typed API: keys made and parsed, and one encapsulation, each in a function of its own
@@ -170,11 +244,37 @@ fn typed<K: Kem>() {
         let enc = EncappedKey::<K>::from_bytes(enc.as_bytes()).unwrap();
         assert_eq!(K::decap(&enc, sk).unwrap().as_bytes(), ss.as_bytes());
     }
+    fn setups<K: Kem>(sk: &PrivateKey<K>, pk: &PublicKey<K>) {
+        type Suite<K> = Hpke<K, HkdfSha256, ChaCha20Poly1305>;
+        let mut rng = ChaCha20Rng::seed_from_u64(6);
+        let (enc, mut sender) = Suite::<K>::setup_sender_base(&mut rng, pk, b"info").unwrap();
+        let mut receiver = Suite::<K>::setup_receiver_base(&enc, sk, b"info").unwrap();
+        let ct = sender.seal(b"aad", b"message").unwrap();
+        assert_eq!(receiver.open(b"aad", &ct).unwrap(), b"message");
+        let psk = Psk::new(&[0x5a; 32], b"psk id").unwrap();
+        let (enc, ct) =
+            Suite::<K>::seal_psk(&mut rng, pk, b"info", b"aad", b"message", &psk).unwrap();
+        let pt = Suite::<K>::open_psk(&enc, sk, b"info", b"aad", &ct, &psk).unwrap();
+        assert_eq!(pt, b"message");
+    }
+    #[cfg(feature = "serde")]
+    fn serde_forms<K: Kem>(sk: &PrivateKey<K>, pk: &PublicKey<K>) {
+        let text = serde_json::to_string(sk).unwrap();
+        assert!(serde_json::from_str::<PrivateKey<K>>(&text).unwrap() == *sk);
+        let text = serde_json::to_string(pk).unwrap();
+        assert!(serde_json::from_str::<PublicKey<K>>(&text).unwrap() == *pk);
+    }
     on_small_stack(&format!("typed {:#06x}", K::ID), STACK, || {
         let keys = derive::<K>();
         parse_sk(&keys.0);
         parse_pk(&keys.1);
         encap_decap(&keys.0, &keys.1);
+        setups(&keys.0, &keys.1);
+    });
+    #[cfg(feature = "serde")]
+    on_small_stack(&format!("typed serde {:#06x}", K::ID), SERDE_STACK, || {
+        let keys = derive::<K>();
+        serde_forms(&keys.0, &keys.1);
     });
 }
 
@@ -255,4 +355,19 @@ fn every_kem_runs_on_a_small_stack() {
         );
     }
     for_each_kem!(typed);
+}
+
+#[test]
+#[cfg(feature = "x25519")]
+fn seal_base_many_keeps_its_keys_off_the_stack() {
+    let suite = Suite::new(0x0020, KDF_IDS[0], AEAD_IDS[0]).unwrap();
+    let pk = derive(suite.kem()).1.as_bytes().to_vec();
+    on_small_stack("seal_base_many", MANY_STACK, move || {
+        let recipients = [&pk[..]; 8];
+        let mut rng = ChaCha20Rng::seed_from_u64(7);
+        let sealed = suite
+            .seal_base_many(&mut rng, &recipients, b"info", b"aad", &[b"message"])
+            .unwrap();
+        assert_eq!(sealed.len(), recipients.len());
+    });
 }
